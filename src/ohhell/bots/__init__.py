@@ -1,0 +1,71 @@
+"""Bots, made by name: ``ohhell.bots.make("heuristic", seed=1)``.
+
+>>> import ohhell
+>>> bot = ohhell.bots.make("random", seed=1)
+>>> g = ohhell.Game(ohhell.Rules(3, hand_sizes=[2]), seed=3)
+>>> g.apply(bot.act(g.view(g.to_act)))
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable, Sequence
+
+from ..game import BID, Game
+from .base import Bot, Budget, Decision
+
+__all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game"]
+
+# name -> "module:factory"; factories take (seed=..., **options).
+_REGISTRY: dict[str, str] = {
+    "random": "ohhell.bots.random_bot:RandomBot",
+}
+
+
+def register(name: str, target: "str | Callable[..., Bot]") -> None:
+    """Register a bot factory (a callable, or ``"module:attribute"``) under ``name``."""
+    _REGISTRY[name] = target  # type: ignore[assignment]
+
+
+def names() -> list[str]:
+    """The names :func:`make` accepts."""
+    return list(_REGISTRY)
+
+
+def make(name: str, seed: "int | str | None" = None, **options) -> Bot:
+    """Make a bot by name.
+
+    :raises ValueError: for an unknown name (the message lists the known ones).
+    """
+    target = _REGISTRY.get(name)
+    if target is None:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(_REGISTRY)}")
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module), attr)
+    return target(seed=seed, **options)
+
+
+def play_game(game: Game, bots: Sequence[Bot], budget: Budget | None = None,
+              on_action: "Callable[[Game, int, object], None] | None" = None) -> Game:
+    """Let ``bots[s]`` play seat ``s`` until the game is over; returns the game.
+
+    Each bot sees only its seat's view.  During simultaneous bidding every seat
+    bids from a view taken before any bid of the round is revealed.
+    """
+    while not game.is_over:
+        if game.phase == BID and game.rules.simultaneous_bidding:
+            pending = [s for s in range(game.players) if game.bids[s] is None]
+            views = {s: game.view(s) for s in pending}
+            for s in pending:
+                action = bots[s].act(views[s], budget)
+                game.apply(action, seat=s)
+                if on_action:
+                    on_action(game, s, action)
+            continue
+        seat = game.to_act
+        action = bots[seat].act(game.view(seat), budget)
+        game.apply(action)
+        if on_action:
+            on_action(game, seat, action)
+    return game

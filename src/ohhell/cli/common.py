@@ -1,0 +1,74 @@
+"""Command-line pieces shared by the subcommands: the rules flags."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import RulesError
+from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
+
+__all__ = ["add_rules_arguments", "rules_from_args", "parse_int_list"]
+
+_FLAGS = ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
+          "zero_bid_scores_hand_size")
+
+
+def parse_int_list(text: str) -> list[int]:
+    """``"1,2,3"`` -> ``[1, 2, 3]`` (for ``--hand-sizes``)."""
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, not {text!r}") from None
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
+    """Add every rules field as a flag (INTERFACES.md §3), plus ``--preset``."""
+    g = parser.add_argument_group("rules (every field of a record's rules; see README)")
+    g.add_argument("--preset", choices=list(PRESETS), default=None,
+                   help="start from a named preset; other flags override it")
+    g.add_argument("--players", type=int, default=None, help=f"3 to 7 (default {players_default})")
+    g.add_argument("--schedule", choices=SCHEDULES, default=None, help="hand sizes: up, down, up-down, down-up")
+    g.add_argument("--hand-sizes", type=parse_int_list, default=None, metavar="N,N,...",
+                   help="custom hand sizes, e.g. 1,2,3")
+    g.add_argument("--no-trump", choices=NO_TRUMP_OPTIONS, default=None,
+                   help="hands without trump: last (default), largest, never")
+    for f in _FLAGS:
+        g.add_argument("--" + f.replace("_", "-"), action=argparse.BooleanOptionalAction, default=None)
+    parser.set_defaults(_players_default=players_default)
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The :class:`Rules` the flags describe.
+
+    :raises RulesError: when they make no sense.
+    """
+    fields: dict = {}
+    players = args.players if args.players is not None else None
+    if players is not None:
+        fields["players"] = players
+    if args.schedule is not None:
+        fields["schedule"] = args.schedule
+    if args.hand_sizes is not None:
+        fields["hand_sizes"] = args.hand_sizes
+        fields.setdefault("schedule", "custom" if args.schedule is None else args.schedule)
+        if args.schedule is None:
+            fields.pop("schedule")
+    if args.no_trump is not None:
+        fields["no_trump"] = args.no_trump
+    for f in _FLAGS:
+        v = getattr(args, f)
+        if v is not None:
+            fields[f] = v
+    if args.preset:
+        return Rules.preset(args.preset, **{"players": args._players_default, **fields})
+    fields.setdefault("players", args._players_default)
+    return Rules(**fields)
+
+
+def rules_or_exit(parser_error, args) -> Rules:
+    """Rules from flags, or a clean command-line error."""
+    try:
+        return rules_from_args(args)
+    except RulesError as e:
+        parser_error(f"bad rules: {e}")
+        raise  # pragma: no cover

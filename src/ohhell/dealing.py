@@ -1,0 +1,116 @@
+"""Deterministic, portable dealing.
+
+The deals of a seeded game depend only on the seed and the hand number, never
+on the actions, so the same deals can be replayed with other players
+(duplicate play).  The algorithm uses only SHA-256 and SHAKE-256, so a seed
+gives the same deals on every platform and Python version:
+
+1. The seed is turned into text: an ``int`` is written in decimal, a ``str``
+   is used as it is (so seed ``7`` and seed ``"7"`` deal the same cards).
+2. The *hand key* of hand ``k`` (0-based) is
+   ``SHA-256(UTF-8("ohhell/deal/v1/" + seed_text + "/" + decimal(k)))``,
+   32 bytes.
+3. The stream ``SHAKE-256(hand_key)`` is read for 416 bytes: 52 big-endian
+   unsigned 64-bit keys, key ``c`` for card ``c`` (``card = suit * 13 + rank``,
+   clubs, diamonds, hearts, spades; two low, ace high).
+4. The shuffled deck is the cards sorted by ``(key, card)``.
+5. With ``n`` players, ``h`` cards each and dealer ``d``: deck card ``i``
+   (``i < n*h``) goes to seat ``(d + 1 + i) mod n``, one card at a time from
+   the dealer's left, as at a real table.  If the hand has a trump, the trump
+   card is deck card ``n*h``; the rest is the unseen stock.
+6. The first dealer is ``int.from_bytes(SHAKE-256(UTF-8("ohhell/dealer/v1/" +
+   seed_text)).digest(8), "big") mod n``.
+
+Publishing ``commitment(seed, k) = SHA-256(hand_key)`` before hand ``k`` and
+the seed after the game proves the deal was fixed in advance (the server's
+fair shuffle): the commitment reveals nothing of the deal, and nobody can
+find a second key with the same commitment.
+
+Without a seed, each hand key is 32 bytes from :func:`secrets.token_bytes`
+(the operating system's CSPRNG) and the first dealer :func:`secrets.randbelow`.
+
+>>> deal_cards(7, 0, players=4, hand_size=2, dealer=0, trump=True)[1]
+Card('QH')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+
+from .cards import CARDS, Card
+
+__all__ = ["seed_text", "hand_key", "commitment", "shuffled_deck", "deal_from_key", "deal_cards",
+           "first_dealer", "random_hand_key", "verify_commitment"]
+
+_UNPACK = struct.Struct(">52Q").unpack
+_DECK = tuple(range(52))
+
+
+def seed_text(seed: "int | str") -> str:
+    """The canonical text of a seed (``int`` in decimal, ``str`` as is).
+
+    :raises TypeError: for any other type.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TypeError(f"a seed is an int or a str, not {type(seed).__name__}")
+    return str(seed)
+
+
+def hand_key(seed: "int | str", hand_index: int) -> bytes:
+    """The 32-byte key that deals hand ``hand_index`` (0-based) of a seeded game."""
+    return hashlib.sha256(f"ohhell/deal/v1/{seed_text(seed)}/{hand_index}".encode()).digest()
+
+
+def commitment(key: bytes) -> str:
+    """The public commitment (hex SHA-256) to a hand key."""
+    return hashlib.sha256(key).hexdigest()
+
+
+def verify_commitment(key: bytes, digest: str) -> bool:
+    """Whether ``digest`` is the commitment to ``key``."""
+    return secrets.compare_digest(commitment(key), digest.lower())
+
+
+def random_hand_key() -> bytes:
+    """A hand key from the operating system's CSPRNG (for unseeded games)."""
+    return secrets.token_bytes(32)
+
+
+def shuffled_deck(key: bytes) -> list[int]:
+    """The 52 cards in the order a hand key shuffles them."""
+    keys = _UNPACK(hashlib.shake_256(key).digest(416))
+    return sorted(_DECK, key=keys.__getitem__)
+
+
+def deal_from_key(key: bytes, players: int, hand_size: int, dealer: int,
+                  trump: bool) -> tuple[list[int], int]:
+    """Deal one hand from a hand key.
+
+    Returns ``(hands, trump_card)``: ``hands[s]`` is seat ``s``'s cards as a
+    mask; ``trump_card`` is the turned card, or ``-1`` when there is no trump.
+    """
+    deck = shuffled_deck(key)
+    hands = [0] * players
+    seat = dealer
+    for card in deck[:players * hand_size]:
+        seat = seat + 1 if seat + 1 < players else 0
+        hands[seat] |= 1 << card
+    return hands, (deck[players * hand_size] if trump else -1)
+
+
+def deal_cards(seed: "int | str", hand_index: int, *, players: int, hand_size: int, dealer: int,
+               trump: bool) -> tuple[list[list[Card]], "Card | None"]:
+    """The deal of a seeded game's hand, as lists of cards (for people and tests)."""
+    hands, t = deal_from_key(hand_key(seed, hand_index), players, hand_size, dealer, trump)
+    from .cards import mask_to_cards
+    return [mask_to_cards(m) for m in hands], (CARDS[t] if t >= 0 else None)
+
+
+def first_dealer(seed: "int | str | None", players: int) -> int:
+    """The first dealer of a game: drawn from the seed, or from the CSPRNG without one."""
+    if seed is None:
+        return secrets.randbelow(players)
+    digest = hashlib.shake_256(f"ohhell/dealer/v1/{seed_text(seed)}".encode()).digest(8)
+    return int.from_bytes(digest, "big") % players

@@ -1,0 +1,63 @@
+"""The error types of ohhell.
+
+Every error raised because the input was bad is an :class:`OhHellError`, which
+is a :class:`ValueError`, so callers that only know Python's built-in types can
+still catch it.  The subclasses say what kind of input was wrong:
+
+* :class:`RulesError` - a rules configuration that makes no sense;
+* :class:`IllegalActionError` - a bid or a card that the rules do not allow now;
+* :class:`CardError` - text that does not name a card;
+* :class:`RecordError` - a game record that is malformed or inconsistent.
+
+A rejected action or record never changes any game.
+"""
+
+from __future__ import annotations
+
+__all__ = ["OhHellError", "RulesError", "IllegalActionError", "CardError", "RecordError"]
+
+
+class OhHellError(ValueError):
+    """Base class of every ohhell error caused by bad input."""
+
+
+class RulesError(OhHellError):
+    """A rules configuration that makes no sense, e.g. 8 players."""
+
+
+class CardError(OhHellError):
+    """Text or a number that does not name a playing card."""
+
+
+class IllegalActionError(OhHellError):
+    """An action the rules do not allow in the current state.
+
+    ``seat`` is the seat that tried to act (or ``None`` when unknown), ``action``
+    the rejected action and ``reason`` the explanation without the prefix.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, action: object = None,
+                 reason: str | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.reason = reason if reason is not None else message
+
+
+class RecordError(OhHellError):
+    """A game record that cannot be loaded.
+
+    ``hand`` and ``trick`` (1-based, as people count) locate the problem when
+    it lies inside a hand or a trick.
+    """
+
+    def __init__(self, message: str, *, hand: int | None = None, trick: int | None = None) -> None:
+        where = []
+        if hand is not None:
+            where.append(f"hand {hand}")
+        if trick is not None:
+            where.append(f"trick {trick}")
+        super().__init__(", ".join(where) + ": " + message if where else message)
+        self.hand = hand
+        self.trick = trick
+        self.detail = message

@@ -1,0 +1,774 @@
+"""The game: a mutable state that applies bids and plays under a :class:`Rules`.
+
+A :class:`Game` is a whole game (every hand of the schedule).  It deals each
+hand from the game's seed (see :mod:`ohhell.dealing`), or from given cards,
+scores it and deals the next, so a loop of ``legal_actions`` / ``apply``
+plays a game from the first bid to the final scores.
+
+>>> import ohhell
+>>> g = ohhell.Game.from_deal(
+...     ohhell.Rules(players=4, hand_sizes=[2], no_trump="never", hook=True,
+...                  missed_bid_scores_tricks=True),
+...     dealer=1, deal=[["QS", "2H"], ["AD", "3D"], ["7C", "8C"], ["KH", "4S"]],
+...     trump_card="5D")
+>>> g.to_act, g.legal_actions()
+(2, (Bid(0), Bid(1), Bid(2)))
+>>> for b in (0, 1, 0): g.apply(ohhell.Bid(b))
+>>> g.legal_actions()                       # the hook: 0+1+0+1 would make 2
+(Bid(0), Bid(2))
+>>> g.apply(ohhell.Bid(1))
+Traceback (most recent call last):
+ohhell.errors.IllegalActionError: illegal bid 1: seat 1 is the dealer and, with the hook, may not bid 1, which would make the bids total 2, the number of tricks
+
+The hot path (``legal_actions`` and ``apply``) allocates no action objects:
+actions are shared singletons taken from tables indexed by suit and 13-bit
+rank mask, hands are 52-bit masks, and the trick's winner is updated as each
+card is played.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple, Sequence
+
+from . import dealing
+from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
+from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, Card, mask_to_cards, parse_card
+from .errors import IllegalActionError, OhHellError, RulesError
+from .rules import Rules
+from .scoring import hand_score
+
+__all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES"]
+
+BID, PLAY, OVER = 0, 1, 2
+PHASES = ("bid", "play", "over")
+
+# _SUIT_PLAYS[s][m]: the Play actions of suit s for the 13-bit rank mask m, low to high.
+_SUIT_PLAYS: list[list[tuple[Play, ...]]] = []
+for _s in range(4):
+    _t: list[tuple[Play, ...]] = [()] * 8192
+    for _m in range(1, 8192):
+        _hb = _m.bit_length() - 1
+        _t[_m] = _t[_m ^ (1 << _hb)] + (PLAYS[_s * 13 + _hb],)
+    _SUIT_PLAYS.append(_t)
+_P0, _P1, _P2, _P3 = _SUIT_PLAYS
+del _s, _t, _m, _hb
+
+# _BIDS_UPTO[h]: bids 0..h;  _HOOK_BIDS[h][x]: bids 0..h without x.
+_BIDS_UPTO = tuple(BIDS[:h + 1] for h in range(53))
+_HOOK_BIDS = tuple(tuple(BIDS[:x] + BIDS[x + 1:h + 1] for x in range(h + 1)) for h in range(18))
+_NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(8))
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The :class:`Play` actions of every card in a hand mask, clubs 2 first."""
+    return (_P0[mask & 8191] + _P1[(mask >> 13) & 8191] + _P2[(mask >> 26) & 8191]
+            + _P3[mask >> 39])
+
+
+class Trick(NamedTuple):
+    """A trick: who led, the cards in play order, and who won (``None`` while open)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: "int | None"
+
+    def seat_of(self, i: int, players: int) -> int:
+        """The seat that played the trick's ``i``-th card."""
+        return (self.leader + i) % players
+
+
+class HandRecord:
+    """Everything about one finished hand (immutable).
+
+    ``deal[s]`` is seat ``s``'s cards as a mask, ``trump_card`` the turned card
+    or ``None``, ``tricks`` the :class:`Trick` list in order.
+    """
+
+    __slots__ = ("index", "dealer", "hand_size", "deal", "trump_card", "bids", "tricks",
+                 "tricks_won", "scores")
+
+    def __init__(self, index, dealer, hand_size, deal, trump_card, bids, tricks, tricks_won, scores):
+        self.index = index
+        self.dealer = dealer
+        self.hand_size = hand_size
+        self.deal = deal
+        self.trump_card = trump_card
+        self.bids = bids
+        self.tricks = tricks
+        self.tricks_won = tricks_won
+        self.scores = scores
+
+    @property
+    def trump(self) -> "int | None":
+        """The trump suit, or ``None``."""
+        return None if self.trump_card is None else self.trump_card // 13
+
+    def __repr__(self) -> str:
+        return (f"HandRecord(hand {self.index + 1}, dealer {self.dealer}, {self.hand_size} cards, "
+                f"trump {self.trump_card}, bids {list(self.bids)}, won {list(self.tricks_won)}, "
+                f"scores {list(self.scores)})")
+
+
+class Game:
+    """A game of Oh Hell under some :class:`Rules`.
+
+    :param rules: the rules (default: ``Rules()``, the standard game for 4).
+    :param seed: an ``int`` or ``str`` the deals are drawn from (see
+        :mod:`ohhell.dealing`); ``None`` draws them from the OS's CSPRNG.
+    :param dealer: the first dealer; ``None`` draws it from the seed.
+    :param names: the players' names (default ``Seat 0`` ...).
+    :raises RulesError: for a bad dealer, names or seed.
+    """
+
+    __slots__ = ("rules", "seed", "names", "_n", "_next", "_hook", "_simul", "_must_trump",
+                 "_index", "dealer", "hand_size", "trump", "trump_card", "_hands", "_deal",
+                 "phase", "to_act", "_bids", "_nbids", "_bidsum", "_won", "_trick", "_leader",
+                 "_led", "_best", "_winner", "_tricks", "_past", "_totals", "_history", "_given",
+                 "_keys", "_first_dealer")
+
+    def __init__(self, rules: "Rules | None" = None, seed: "int | str | None" = None, *,
+                 dealer: "int | None" = None, names: "Sequence[str] | None" = None,
+                 _given: "dict | None" = None) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
+        n = rules.players
+        if seed is not None:
+            try:
+                dealing.seed_text(seed)
+            except TypeError as e:
+                raise RulesError(str(e)) from None
+        if dealer is None:
+            dealer = dealing.first_dealer(seed, n)
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        if names is None:
+            names = [f"Seat {s}" for s in range(n)]
+        else:
+            names = [str(x) for x in names]
+            if len(names) != n:
+                raise RulesError(f"{len(names)} names given for {n} players")
+        self.rules = rules
+        self.seed = seed
+        self.names = names
+        self._n = n
+        self._next = _NEXT[n]
+        self._hook = rules.hook
+        self._simul = rules.simultaneous_bidding
+        self._must_trump = rules.must_trump
+        self._given = _given or {}
+        self._keys: list[bytes] = []
+        self._first_dealer = dealer
+        self._past: list[HandRecord] = []
+        self._totals = [0] * n
+        self._history: list[int] = []
+        self._start_hand(0, dealer)
+
+    # --- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def from_deal(cls, rules: Rules, dealer: int, deal: Sequence[Sequence["str | int"]],
+                  trump_card: "str | int | None" = None, *, seed: "int | str | None" = None,
+                  names: "Sequence[str] | None" = None) -> "Game":
+        """A game whose first hand is dealt from given cards.
+
+        ``deal[s]`` lists seat ``s``'s cards; ``trump_card`` is the turned card
+        (``None`` when the rules give that hand no trump).  Later hands, if the
+        rules have any, are dealt from ``seed`` (or the CSPRNG).
+
+        :raises RulesError: when the cards do not fit the rules (with why).
+        """
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
+        given = {0: _check_deal(rules, 0, deal, trump_card)}
+        return cls(rules, seed, dealer=dealer, names=names, _given=given)
+
+    def copy(self) -> "Game":
+        """An independent copy (cheap: finished hands are shared, being immutable)."""
+        g = object.__new__(Game)
+        g.rules = self.rules
+        g.seed = self.seed
+        g.names = self.names
+        g._n = self._n
+        g._next = self._next
+        g._hook = self._hook
+        g._simul = self._simul
+        g._must_trump = self._must_trump
+        g._index = self._index
+        g.dealer = self.dealer
+        g.hand_size = self.hand_size
+        g.trump = self.trump
+        g.trump_card = self.trump_card
+        g._hands = self._hands[:]
+        g._deal = self._deal
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g._bids = self._bids[:]
+        g._nbids = self._nbids
+        g._bidsum = self._bidsum
+        g._won = self._won[:]
+        g._trick = self._trick[:]
+        g._leader = self._leader
+        g._led = self._led
+        g._best = self._best
+        g._winner = self._winner
+        g._tricks = self._tricks[:]
+        g._past = self._past[:]
+        g._totals = self._totals[:]
+        g._history = self._history[:]
+        g._given = self._given
+        g._keys = self._keys[:]
+        g._first_dealer = self._first_dealer
+        return g
+
+    __copy__ = copy
+
+    # --- dealing --------------------------------------------------------------------------
+
+    def _hand_key(self, k: int) -> bytes:
+        while len(self._keys) <= k:
+            i = len(self._keys)
+            self._keys.append(dealing.random_hand_key() if self.seed is None
+                              else dealing.hand_key(self.seed, i))
+        return self._keys[k]
+
+    def _start_hand(self, k: int, dealer: int) -> None:
+        rules = self.rules
+        n = self._n
+        size = rules.hand_sizes[k]
+        given = self._given.get(k)
+        if given is not None:
+            hands, trump_card = list(given[0]), given[1]
+        else:
+            hands, trump_card = dealing.deal_from_key(self._hand_key(k), n, size, dealer,
+                                                      rules.has_trump(k))
+        self._index = k
+        self.dealer = dealer
+        self.hand_size = size
+        self.trump_card = trump_card
+        self.trump = trump_card // 13 if trump_card >= 0 else -1
+        self._hands = hands
+        self._deal = tuple(hands)
+        self._bids = [None] * n
+        self._nbids = 0
+        self._bidsum = 0
+        self._won = [0] * n
+        self._trick = []
+        self._leader = self._next[dealer]
+        self._led = -1
+        self._best = -1
+        self._winner = -1
+        self._tricks = []
+        self.phase = BID
+        self.to_act = self._next[dealer]
+
+    def hand_key(self, hand_index: "int | None" = None) -> "bytes | None":
+        """The key that dealt a hand (``None`` for a hand dealt from given cards)."""
+        k = self._index if hand_index is None else hand_index
+        if k in self._given:
+            return None
+        return self._hand_key(k)
+
+    # --- the hot path ---------------------------------------------------------------------
+
+    def legal_actions(self, seat: "int | None" = None) -> tuple[Action, ...]:
+        """The actions open to ``seat`` (default: :attr:`to_act`), as a tuple.
+
+        During simultaneous bidding every seat that has not bid may act; any
+        other seat gets an empty tuple.
+        """
+        p = self.to_act
+        if seat is not None and seat != p:
+            if self.phase == BID and self._simul and 0 <= seat < self._n and self._bids[seat] is None:
+                return _BIDS_UPTO[self.hand_size]
+            return ()
+        phase = self.phase
+        if phase == PLAY:
+            hand = self._hands[p]
+            if self._trick:
+                led = self._led
+                m = (hand >> (13 * led)) & 8191
+                if m:
+                    return _SUIT_PLAYS[led][m]
+                if self._must_trump and self.trump >= 0:
+                    m = (hand >> (13 * self.trump)) & 8191
+                    if m:
+                        return _SUIT_PLAYS[self.trump][m]
+            return (_P0[hand & 8191] + _P1[(hand >> 13) & 8191] + _P2[(hand >> 26) & 8191]
+                    + _P3[hand >> 39])
+        if phase == BID:
+            h = self.hand_size
+            if self._hook and self._nbids == self._n - 1:
+                x = h - self._bidsum
+                if 0 <= x <= h:
+                    return _HOOK_BIDS[h][x]
+            return _BIDS_UPTO[h]
+        return ()
+
+    def apply(self, action: Action, seat: "int | None" = None) -> None:
+        """Apply a bid or a play for ``seat`` (default: :attr:`to_act`).
+
+        A string or int is parsed first (``"QS"``, ``"bid 2"``, ``2``).
+
+        :raises IllegalActionError: when the rules do not allow the action now
+            (the message says why); the game is then unchanged.
+        """
+        p = self.to_act
+        if seat is not None and seat != p:
+            if self.phase == BID and self._simul and type(seat) is int and 0 <= seat < self._n \
+                    and self._bids[seat] is None:
+                p = seat
+            else:
+                raise self._rejection(action, seat)
+        if self.phase == PLAY and action.__class__ is Play:
+            bit = action.bit
+            hand = self._hands[p]
+            trick = self._trick
+            if not hand & bit:
+                raise self._rejection(action, p)
+            if trick:
+                sm = SUIT_MASKS[self._led]
+                if not bit & sm and (hand & sm or (self._must_trump and self.trump >= 0
+                                                   and hand & SUIT_MASKS[self.trump]
+                                                   and not bit & SUIT_MASKS[self.trump])):
+                    raise self._rejection(action, p)
+                self._hands[p] = hand ^ bit
+                suit = action.suit
+                if suit == self.trump:
+                    st = 26 + action.rank
+                elif suit == self._led:
+                    st = 13 + action.rank
+                else:
+                    st = -1
+                if st > self._best:
+                    self._best = st
+                    self._winner = p
+                trick.append(action.card)
+                self._history.append(p)
+                if len(trick) == self._n:
+                    self._end_trick()
+                else:
+                    self.to_act = self._next[p]
+                return
+            self._hands[p] = hand ^ bit
+            suit = action.suit
+            self._led = suit
+            self._leader = p
+            self._winner = p
+            self._best = 26 + action.rank if suit == self.trump else 13 + action.rank
+            trick.append(action.card)
+            self._history.append(p)
+            self.to_act = self._next[p]
+            return
+        if self.phase == BID and action.__class__ is Bid:
+            b = action.tricks
+            h = self.hand_size
+            if b > h or (self._hook and self._nbids == self._n - 1 and self._bidsum + b == h):
+                raise self._rejection(action, p)
+            self._bids[p] = b
+            self._nbids += 1
+            self._bidsum += b
+            self._history.append(p)
+            if self._nbids == self._n:
+                self.phase = PLAY
+                self.to_act = self._leader
+            elif self._simul:
+                self.to_act = self._first_unbid()
+            else:
+                self.to_act = self._next[p]
+            return
+        if not isinstance(action, Action):
+            try:
+                parsed = parse_action(action)
+            except OhHellError:
+                raise IllegalActionError(f"not an action: {action!r}", seat=p, action=action) from None
+            return self.apply(parsed, p if seat is not None else None)
+        raise self._rejection(action, p)
+
+    def _first_unbid(self) -> int:
+        s = self._next[self.dealer]
+        bids = self._bids
+        while bids[s] is not None:
+            s = self._next[s]
+        return s
+
+    def _end_trick(self) -> None:
+        w = self._winner
+        self._won[w] += 1
+        self._tricks.append(Trick(self._leader, tuple(self._trick), w))
+        self._trick = []
+        if len(self._tricks) == self.hand_size:
+            self._end_hand()
+        else:
+            self.to_act = w
+            self._leader = w
+
+    def _end_hand(self) -> None:
+        rules = self.rules
+        h = self.hand_size
+        scores = tuple(hand_score(b, w, h, rules) for b, w in zip(self._bids, self._won))
+        self._past.append(HandRecord(self._index, self.dealer, h, self._deal,
+                                     CARDS[self.trump_card] if self.trump_card >= 0 else None,
+                                     tuple(self._bids), tuple(self._tricks), tuple(self._won), scores))
+        totals = self._totals
+        for s in range(self._n):
+            totals[s] += scores[s]
+        if self._index + 1 < len(rules.hand_sizes):
+            self._start_hand(self._index + 1, self._next[self.dealer])
+        else:
+            self.phase = OVER
+            self.to_act = None
+            self._trick = []
+            self._tricks = []
+
+    # --- checking without applying --------------------------------------------------------
+
+    def is_legal(self, action: Action, seat: "int | None" = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` for ``seat``."""
+        return action in self.legal_actions(seat)
+
+    def check(self, action: Action, seat: "int | None" = None) -> None:
+        """Raise the error :meth:`apply` would raise for ``action``, or return quietly.
+
+        :raises IllegalActionError: when the action is illegal (with why).
+        """
+        if not isinstance(action, Action):
+            try:
+                action = parse_action(action)
+            except OhHellError:
+                raise IllegalActionError(f"not an action: {action!r}", seat=seat, action=action) from None
+        p = self.to_act if seat is None else seat
+        if not self.is_legal(action, seat):
+            raise self._rejection(action, p)
+
+    def _rejection(self, action: object, seat: "int | None") -> IllegalActionError:
+        """The error for an action that is not legal for ``seat``: say exactly why."""
+        what = (f"bid {action.tricks}" if isinstance(action, Bid) else
+                f"play {action.card}" if isinstance(action, Play) else repr(action))
+
+        def err(reason: str) -> IllegalActionError:
+            return IllegalActionError(f"illegal {what}: {reason}", seat=seat, action=action, reason=reason)
+
+        n = self._n
+        if self.phase == OVER:
+            return err("the game is over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            return err(f"there is no seat {seat!r} (seats are 0 to {n - 1})")
+        if self.phase == BID and self._simul:
+            if self._bids[seat] is not None:
+                return err(f"seat {seat} has already bid this hand")
+        elif seat != self.to_act:
+            return err(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        h = self.hand_size
+        if self.phase == BID:
+            if not isinstance(action, Bid):
+                return err(f"seat {seat} must bid first (0 to {h})")
+            b = action.tricks
+            if b > h:
+                return err(f"bids are 0 to {h} with {h} card{'s' if h != 1 else ''} each")
+            if self._hook and self._nbids == n - 1 and self._bidsum + b == h:
+                return err(f"seat {seat} is the dealer and, with the hook, may not bid {b}, "
+                           f"which would make the bids total {h}, the number of tricks")
+            return err("not allowed")  # pragma: no cover - legal_actions and this must agree
+        if not isinstance(action, Play):
+            return err(f"the bidding is over; seat {seat} must play a card")
+        card = action.card
+        hand = self._hands[seat]
+        if not hand & action.bit:
+            return err(f"seat {seat} does not hold {card}")
+        if self._trick:
+            led = self._led
+            if hand & SUIT_MASKS[led] and card.suit != led:
+                return err(f"seat {seat} holds {SUIT_NAMES[led]} and must follow {SUIT_NAMES[led]}")
+            t = self.trump
+            if self._must_trump and t >= 0 and card.suit != t and hand & SUIT_MASKS[t]:
+                return err(f"seat {seat} cannot follow {SUIT_NAMES[led]} and, under must trump, "
+                           f"must play a trump ({SUIT_NAMES[t]})")
+        return err("not allowed")  # pragma: no cover
+
+    # --- undo -----------------------------------------------------------------------------
+
+    def undo(self) -> Action:
+        """Take back the last action and return it.
+
+        :raises OhHellError: when no action has been applied.
+        """
+        if not self._history:
+            raise OhHellError("nothing to undo: no action has been applied")
+        seat = self._history.pop()
+        if self.phase == OVER or (self.phase == BID and self._nbids == 0):
+            # The last action was the card that ended the previous hand.
+            self._reopen_hand(self._past.pop())
+        elif self.phase == BID or not (self._trick or self._tricks):
+            b = self._bids[seat]
+            self._bids[seat] = None
+            self._nbids -= 1
+            self._bidsum -= b
+            self.phase = BID
+            self.to_act = self._first_unbid() if self._simul else seat
+            return BIDS[b]
+        if not self._trick:
+            # The last card completed a trick: open it again.
+            last = self._tricks.pop()
+            self._won[last.winner] -= 1
+            self._trick = list(last.cards)
+            self._leader = last.leader
+        card = self._trick.pop()
+        self._hands[seat] |= 1 << card
+        self._rescan_trick()
+        self.to_act = seat
+        return PLAYS[card]
+
+    def _reopen_hand(self, hr: HandRecord) -> None:
+        """Restore a finished hand as it was after its last card, before scoring."""
+        for s in range(self._n):
+            self._totals[s] -= hr.scores[s]
+        self._index = hr.index
+        self.dealer = hr.dealer
+        self.hand_size = hr.hand_size
+        self.trump_card = -1 if hr.trump_card is None else int(hr.trump_card)
+        self.trump = self.trump_card // 13 if self.trump_card >= 0 else -1
+        self._deal = hr.deal
+        self._hands = [0] * self._n
+        self._bids = list(hr.bids)
+        self._nbids = self._n
+        self._bidsum = sum(hr.bids)
+        self._won = list(hr.tricks_won)
+        self._tricks = list(hr.tricks)
+        self._trick = []
+        self.phase = PLAY
+
+    def _rescan_trick(self) -> None:
+        """Recompute the led suit and the winner so far of the current trick."""
+        trick = self._trick
+        if not trick:
+            self._led = self._best = self._winner = -1
+            return
+        leader = self._leader
+        led = trick[0] // 13
+        trump = self.trump
+        best, winner = -1, leader
+        for i, c in enumerate(trick):
+            st = 26 + c % 13 if c // 13 == trump else (13 + c % 13 if c // 13 == led else -1)
+            if st > best:
+                best, winner = st, (leader + i) % self._n
+        self._led = led
+        self._best = best
+        self._winner = winner
+
+    # --- reading the state ----------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._n
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last hand has been scored."""
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        """``'bid'``, ``'play'`` or ``'over'``."""
+        return PHASES[self.phase]
+
+    @property
+    def hand_index(self) -> int:
+        """The current hand, 0-based (the last hand once the game is over)."""
+        return self._index
+
+    @property
+    def hand_count(self) -> int:
+        """The number of hands in the game."""
+        return len(self.rules.hand_sizes)
+
+    @property
+    def trump_suit(self) -> "int | None":
+        """The current hand's trump suit (0..3), or ``None``."""
+        return self.trump if self.trump >= 0 else None
+
+    @property
+    def turned_card(self) -> "Card | None":
+        """The current hand's turned trump card, or ``None``."""
+        return CARDS[self.trump_card] if self.trump_card >= 0 else None
+
+    @property
+    def bids(self) -> tuple:
+        """This hand's bids by seat (``None`` for not yet); the full truth, unredacted."""
+        return tuple(self._bids)
+
+    @property
+    def bid_total(self) -> int:
+        """The sum of the bids made so far this hand."""
+        return self._bidsum
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks won this hand by seat."""
+        return tuple(self._won)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Total scores so far."""
+        return tuple(self._totals)
+
+    @property
+    def past_hands(self) -> tuple[HandRecord, ...]:
+        """The finished hands, in order."""
+        return tuple(self._past)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """This hand's finished tricks."""
+        return tuple(self._tricks)
+
+    @property
+    def current_trick(self) -> Trick:
+        """The trick being played (``winner`` is ``None``); empty before its lead."""
+        return Trick(self._leader, tuple(CARDS[c] for c in self._trick), None)
+
+    @property
+    def trick_winner_so_far(self) -> "int | None":
+        """The seat winning the current trick so far, or ``None`` before the lead."""
+        return self._winner if self._trick else None
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats with the highest total once the game is over (ties share), else ``[]``."""
+        if self.phase != OVER:
+            return []
+        best = max(self._totals)
+        return [s for s, t in enumerate(self._totals) if t == best]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been applied in the whole game."""
+        return len(self._history)
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards seat ``seat`` holds now (the full truth)."""
+        return mask_to_cards(self._hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        """The cards seat ``seat`` holds now, as a mask."""
+        return self._hands[seat]
+
+    @property
+    def deal(self) -> tuple[int, ...]:
+        """The current hand's deal as masks (as dealt, before any card was played)."""
+        return self._deal
+
+    def actions(self) -> Iterator[tuple[int, Action]]:
+        """Every ``(seat, action)`` applied so far, in order."""
+        hist = iter(self._history)
+        for hr in self._past:
+            yield from _hand_actions(hist, hr.bids, hr.tricks, self._n)
+        yield from _hand_actions(hist, self._bids,
+                                 self._tricks + ([Trick(self._leader, tuple(self._trick), None)]
+                                                 if self._trick else []), self._n)
+
+    def bid_table(self, viewer: "int | None" = None) -> list[dict]:
+        """Who bid what and has won how many, one row per seat, for a viewer.
+
+        During simultaneous bidding a viewer sees only their own bid until all
+        are in; ``viewer=None`` sees what everyone sees (no bid before the reveal).
+        """
+        from .view import bid_table_rows
+        return bid_table_rows(self, viewer)
+
+    def view(self, seat: int):
+        """What seat ``seat`` may know, nothing more (a :class:`~ohhell.view.View`).
+
+        :raises ValueError: for a seat that does not exist.
+        """
+        from .view import View
+        return View.of(self, seat)
+
+    def spectator_view(self):
+        """What a spectator may know: no hand, no hidden bid."""
+        from .view import View
+        return View.of(self, None)
+
+    # --- records ----------------------------------------------------------------------------
+
+    def record(self) -> dict:
+        """The game record (INTERFACES.md §1) as a dict."""
+        from .records import game_to_record
+        return game_to_record(self)
+
+    @classmethod
+    def from_record(cls, record: "dict | str") -> "Game":
+        """Replay and verify a record (a dict, or its JSON text).
+
+        :raises RecordError: naming the hand and trick of the first problem.
+        """
+        from .records import game_from_record
+        return game_from_record(record)
+
+    def fingerprint(self) -> tuple:
+        """A value that is equal for two games exactly when their states are equal."""
+        return (self.rules, self.seed, tuple(self.names), self._index, self.dealer, self.phase,
+                self.to_act, tuple(self._hands), self._deal, self.trump_card, tuple(self._bids),
+                tuple(self._won), tuple(self._trick), self._leader, self._winner,
+                tuple(self._tricks), tuple(self._totals), tuple(self._history),
+                tuple((h.index, h.dealer, h.deal, h.trump_card, h.bids, h.tricks, h.scores)
+                      for h in self._past))
+
+    def __repr__(self) -> str:
+        where = "over" if self.phase == OVER else (
+            f"hand {self._index + 1}/{self.hand_count}, {PHASES[self.phase]}, seat {self.to_act} to act")
+        return f"<Game {self.rules.players} players, {where}, totals {list(self._totals)}>"
+
+    def __str__(self) -> str:
+        from .text import render_game
+        return render_game(self)
+
+
+def _hand_actions(hist, bids, tricks, n) -> Iterator[tuple[int, Action]]:
+    nb = sum(b is not None for b in bids)
+    for _ in range(nb):
+        s = next(hist)
+        yield s, BIDS[bids[s]]
+    for t in tricks:
+        for i, c in enumerate(t.cards):
+            next(hist)
+            yield (t.leader + i) % n, PLAYS[c]
+
+
+def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...], int]:
+    """Validate a given deal for hand ``k``; returns (masks, trump card or -1)."""
+    n = rules.players
+    h = rules.hand_sizes[k]
+    if isinstance(deal, (str, bytes)) or not hasattr(deal, "__len__"):
+        raise RulesError(f"a deal is a list of {n} hands, not {deal!r}")
+    if len(deal) != n:
+        raise RulesError(f"the deal has {len(deal)} hands for {n} players")
+    masks = []
+    seen = 0
+    for s, cards in enumerate(deal):
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        cs = [parse_card(c) for c in cards]
+        if len(cs) != h:
+            raise RulesError(f"seat {s} is dealt {len(cs)} cards; this hand deals {h} each")
+        m = 0
+        for c in cs:
+            if (seen | m) >> c & 1:
+                raise RulesError(f"card {c} is dealt twice")
+            m |= 1 << c
+        masks.append(m)
+        seen |= m
+    if rules.has_trump(k):
+        if trump_card is None:
+            raise RulesError(f"hand {k + 1} turns a trump card under these rules; give trump_card")
+        t = parse_card(trump_card)
+        if seen >> t & 1:
+            raise RulesError(f"the trump card {t} is also dealt to a player")
+        return tuple(masks), int(t)
+    if trump_card is not None:
+        why = ("the deal uses the whole deck" if h * n >= 52 else
+               f"no_trump={rules.no_trump!r} gives hand {k + 1} no trump")
+        raise RulesError(f"hand {k + 1} has no trump card ({why}), but trump_card {trump_card!r} was given")
+    return tuple(masks), -1
+

@@ -1,0 +1,44 @@
+"""Scoring (RULES.md §6), shared by the engine, the scorekeeper and the bots.
+
+>>> from ohhell.rules import Rules
+>>> base = Rules(4)
+>>> hand_score(4, 4, 5, base), hand_score(0, 0, 5, base)          # Evelyn, Frank
+(14, 10)
+>>> hand_score(3, 4, 5, Rules(4, missed_bid_scores_tricks=True))   # George
+4
+>>> hand_score(0, 0, 7, Rules(4, zero_bid_scores_hand_size=True))  # Helen
+12
+"""
+
+from __future__ import annotations
+
+from .rules import Rules
+
+__all__ = ["hand_score", "hand_scores", "winners", "MADE_BID_BONUS"]
+
+MADE_BID_BONUS = 10
+
+
+def hand_score(bid: int, won: int, hand_size: int, rules: Rules) -> int:
+    """The score of one player for one hand.
+
+    Exact bid: 10 + tricks won (a made 0 scores 5 + hand size with
+    ``zero_bid_scores_hand_size``).  Missed: 0, or the tricks won with
+    ``missed_bid_scores_tricks``.
+    """
+    if bid == won:
+        if bid == 0 and rules.zero_bid_scores_hand_size:
+            return 5 + hand_size
+        return MADE_BID_BONUS + won
+    return won if rules.missed_bid_scores_tricks else 0
+
+
+def hand_scores(bids, won, hand_size: int, rules: Rules) -> tuple[int, ...]:
+    """Every player's score for one hand."""
+    return tuple(hand_score(b, w, hand_size, rules) for b, w in zip(bids, won))
+
+
+def winners(totals) -> list[int]:
+    """The seats with the highest total (ties share the win)."""
+    best = max(totals)
+    return [s for s, t in enumerate(totals) if t == best]

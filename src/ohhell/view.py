@@ -1,0 +1,265 @@
+"""Views: what one seat (or a spectator) may know, redacted in the core.
+
+A :class:`View` holds exactly what its seat is entitled to see: its own hand,
+the turned trump card, the bids made so far (during simultaneous bidding only
+its own until every bid is in), the tricks so far and the current trick, the
+tricks won, the finished hands and the scores.  It never holds another seat's
+cards or the undealt stock.  Bots and clients get views, never the game.
+
+>>> import ohhell
+>>> g = ohhell.Game(ohhell.Rules(4, hand_sizes=[3, 2]), seed=1, dealer=0)
+>>> v = g.view(1)
+>>> v.seat, v.hand_size, len(v.hand), v.to_act, v.my_turn
+(1, 3, 3, 1, True)
+>>> sorted(v.to_dict())[:5]
+['bids', 'bids_revealed', 'dealer', 'hand', 'hand_count']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import CARDS, FULL_DECK, Card, mask_to_cards
+from .game import OVER, PHASES, BID, HandRecord, Trick
+from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Action
+    from .game import Game
+
+__all__ = ["View", "bid_table_rows"]
+
+
+class View:
+    """What ``seat`` may know of a game (``seat`` is ``None`` for a spectator).
+
+    Attributes mirror :class:`~ohhell.game.Game` where the information is
+    public; ``hand`` is this seat's own cards (empty for a spectator) and
+    ``bids`` shows ``None`` for any bid this seat may not see yet.
+    """
+
+    __slots__ = ("seat", "rules", "players", "names", "hand_index", "hand_count", "hand_size",
+                 "dealer", "trump_card", "trump", "phase", "to_act", "hand_mask", "bids",
+                 "has_bid", "bids_revealed", "tricks", "trick", "tricks_won", "past_hands",
+                 "totals", "winners", "legal", "played_mask", "voids")
+
+    seat: "int | None"
+    rules: Rules
+    players: int
+    names: tuple[str, ...]
+    hand_index: int
+    hand_count: int
+    hand_size: int
+    dealer: int
+    trump_card: "Card | None"
+    trump: "int | None"
+    phase: str
+    to_act: "int | None"
+    hand_mask: int
+    bids: tuple
+    has_bid: tuple[bool, ...]
+    bids_revealed: bool
+    tricks: tuple[Trick, ...]
+    trick: Trick
+    tricks_won: tuple[int, ...]
+    past_hands: tuple[HandRecord, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    legal: tuple
+    played_mask: int
+    voids: tuple[int, ...]
+
+    @classmethod
+    def of(cls, game: "Game", seat: "int | None") -> "View":
+        """The view of ``seat`` (``None``: a spectator) in ``game``.
+
+        :raises ValueError: for a seat that does not exist.
+        """
+        n = game._n
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"there is no seat {seat!r} (seats are 0 to {n - 1})")
+        v = object.__new__(cls)
+        v.seat = seat
+        v.rules = game.rules
+        v.players = n
+        v.names = tuple(game.names)
+        v.hand_index = game._index
+        v.hand_count = len(game.rules.hand_sizes)
+        v.hand_size = game.hand_size
+        v.dealer = game.dealer
+        v.trump_card = CARDS[game.trump_card] if game.trump_card >= 0 else None
+        v.trump = game.trump if game.trump >= 0 else None
+        v.phase = PHASES[game.phase]
+        v.to_act = game.to_act
+        over = game.phase == OVER
+        v.hand_mask = game._hands[seat] if seat is not None and not over else 0
+        bids = tuple(game._bids)
+        v.has_bid = tuple(b is not None for b in bids)
+        revealed = not game._simul or game._nbids == n or game.phase != BID
+        v.bids_revealed = revealed
+        if not revealed:
+            bids = tuple(b if s == seat else None for s, b in enumerate(bids))
+        v.bids = bids
+        v.tricks = tuple(game._tricks)
+        v.trick = Trick(game._leader, tuple(CARDS[c] for c in game._trick), None)
+        v.tricks_won = tuple(game._won)
+        v.past_hands = tuple(game._past)
+        v.totals = tuple(game._totals)
+        v.winners = tuple(game.winners)
+        v.legal = game.legal_actions(seat) if seat is not None else ()
+        played = 0
+        voids = [0] * n
+        for t in v.tricks + ((v.trick,) if v.trick.cards else ()):
+            led = t.cards[0] // 13
+            for i, c in enumerate(t.cards):
+                played |= 1 << c
+                if c // 13 != led:
+                    voids[(t.leader + i) % n] |= 1 << led
+        if game._must_trump and game.trump >= 0:
+            # Under must trump, a seat that neither followed nor trumped holds no trump.
+            for t in v.tricks + ((v.trick,) if v.trick.cards else ()):
+                led = t.cards[0] // 13
+                for i, c in enumerate(t.cards):
+                    if c // 13 != led and c // 13 != game.trump:
+                        voids[(t.leader + i) % n] |= 1 << game.trump
+        v.played_mask = played
+        v.voids = tuple(voids)
+        return v
+
+    # --- derived -------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's cards, clubs 2 first."""
+        return tuple(mask_to_cards(self.hand_mask))
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat may act now."""
+        return bool(self.legal)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == "over"
+
+    def legal_actions(self) -> tuple:
+        """The actions this seat may take now (empty when it may not act)."""
+        return self.legal
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this seat has not seen: not in its hand, not played this hand, not the trump card."""
+        seen = self.hand_mask | self.played_mask
+        if self.trump_card is not None:
+            seen |= 1 << self.trump_card
+        return FULL_DECK & ~seen
+
+    def cards_left(self, seat: int) -> int:
+        """How many cards ``seat`` still holds this hand."""
+        played = len(self.tricks) + (1 if (seat - self.trick.leader) % self.players < len(self.trick.cards)
+                                     else 0)
+        return self.hand_size - played if self.phase != "over" else 0
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` has shown it holds no card of ``suit`` this hand."""
+        return bool(self.voids[seat] >> suit & 1)
+
+    @property
+    def bid_total(self) -> int:
+        """The total of the bids this seat can see."""
+        return sum(b for b in self.bids if b is not None)
+
+    @property
+    def scores(self) -> tuple[tuple[int, ...], ...]:
+        """The scores of each finished hand."""
+        return tuple(h.scores for h in self.past_hands)
+
+    @property
+    def trick_winner_so_far(self) -> "int | None":
+        """Who is winning the current trick so far (``None`` before the lead)."""
+        t = self.trick
+        if not t.cards:
+            return None
+        led = t.cards[0] // 13
+        best, who = -1, t.leader
+        for i, c in enumerate(t.cards):
+            st = 26 + c % 13 if c // 13 == self.trump else (13 + c % 13 if c // 13 == led else -1)
+            if st > best:
+                best, who = st, (t.leader + i) % self.players
+        return who
+
+    def bid_table(self) -> list[dict]:
+        """The bid table as this seat sees it (see :func:`bid_table_rows`)."""
+        return _rows(self.players, self.names, self.bids, self.has_bid, self.tricks_won, self.dealer,
+                     self.hand_size, self.totals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON data (what a client is sent)."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "names": list(self.names),
+            "rules": self.rules.to_dict(),
+            "hand_index": self.hand_index,
+            "hand_count": self.hand_count,
+            "hand_size": self.hand_size,
+            "dealer": self.dealer,
+            "trump_card": None if self.trump_card is None else str(self.trump_card),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": [str(c) for c in self.hand],
+            "bids": list(self.bids),
+            "has_bid": list(self.has_bid),
+            "bids_revealed": self.bids_revealed,
+            "tricks": [_trick_json(t) for t in self.tricks],
+            "trick": _trick_json(self.trick),
+            "tricks_won": list(self.tricks_won),
+            "past_hands": [_past_json(h) for h in self.past_hands],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "legal": [a.to_json() for a in self.legal],
+        }
+
+    def __repr__(self) -> str:
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        return (f"<View {who}: hand {self.hand_index + 1}/{self.hand_count}, {self.phase}, "
+                f"to act {self.to_act}, hand {' '.join(map(str, self.hand)) or '-'}>")
+
+
+def _trick_json(t: Trick) -> dict:
+    return {"leader": t.leader, "cards": [str(CARDS[c]) for c in t.cards], "winner": t.winner}
+
+
+def _past_json(h: HandRecord) -> dict:
+    return {"dealer": h.dealer, "hand_size": h.hand_size,
+            "trump_card": None if h.trump_card is None else str(h.trump_card),
+            "bids": list(h.bids), "tricks": [_trick_json(t) for t in h.tricks],
+            "tricks_won": list(h.tricks_won), "scores": list(h.scores)}
+
+
+def _rows(n, names, bids, has_bid, won, dealer, hand_size, totals) -> list[dict]:
+    rows = []
+    for s in range(n):
+        b = bids[s]
+        if b is None:
+            status = "bid hidden" if has_bid[s] else "to bid"
+        elif won[s] == b:
+            status = "made"
+        elif won[s] > b:
+            status = "over"
+        else:
+            status = f"needs {b - won[s]}"
+        rows.append({"seat": s, "name": names[s], "bid": b, "has_bid": has_bid[s], "won": won[s],
+                     "status": status, "dealer": s == dealer, "total": totals[s]})
+    return rows
+
+
+def bid_table_rows(game: "Game", viewer: "int | None") -> list[dict]:
+    """The bid table of a game for a viewer: one dict per seat with ``seat``,
+    ``name``, ``bid`` (``None`` if not made or not visible), ``has_bid``,
+    ``won``, ``status`` (``made``, ``over``, ``needs k``, ``to bid``, ``bid
+    hidden``), ``dealer`` and ``total``."""
+    v = View.of(game, viewer)
+    return v.bid_table()
+
