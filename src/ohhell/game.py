@@ -664,6 +664,8 @@ class Game:
         hist = iter(self._history)
         for hr in self._past:
             yield from _hand_actions(hist, hr.bids, hr.tricks, self._n)
+        if self.phase == OVER:
+            return
         yield from _hand_actions(hist, self._bids,
                                  self._tricks + ([Trick(self._leader, tuple(self._trick), None)]
                                                  if self._trick else []), self._n)
@@ -707,10 +709,14 @@ class Game:
         return game_from_record(record)
 
     def fingerprint(self) -> tuple:
-        """A value that is equal for two games exactly when their states are equal."""
+        """A value that is equal for two games exactly when their states are equal.
+
+        It includes the order of the actions (which :meth:`undo` needs), so
+        two games whose simultaneous bids came in different orders differ.
+        """
         return (self.rules, self.seed, tuple(self.names), self._index, self.dealer, self.phase,
                 self.to_act, tuple(self._hands), self._deal, self.trump_card, tuple(self._bids),
-                tuple(self._won), tuple(self._trick), self._leader, self._winner,
+                tuple(self._won), tuple(self._trick), self._leader, self._winner if self._trick else -1,
                 tuple(self._tricks), tuple(self._totals), tuple(self._history),
                 tuple((h.index, h.dealer, h.deal, h.trump_card, h.bids, h.tricks, h.scores)
                       for h in self._past))
