@@ -14,12 +14,20 @@ from typing import Callable, Sequence
 from ..game import BID, Game
 from .base import Bot, Budget, Decision
 
-__all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game"]
+__all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
 _REGISTRY: dict[str, str] = {
     "random": "ohhell.bots.random_bot:RandomBot",
+    "heuristic": "ohhell.bots.heuristic:HeuristicBot",
+    "expert": "ohhell.bots.expert:ExpertBot",
+    # Levels for people (docs/bots.md): beginner < intermediate < expert, as measured.
+    "beginner": "ohhell.bots.heuristic:BeginnerBot",
+    "intermediate": "ohhell.bots.heuristic:HeuristicBot",
 }
+
+#: The levels offered to people, weakest first (each a name :func:`make` accepts).
+LEVELS = ("beginner", "intermediate", "expert")
 
 
 def register(name: str, target: "str | Callable[..., Bot]") -> None:
