@@ -1,0 +1,265 @@
+"""The PettingZoo AEC environment: the whole game of Oh Hell, every variant.
+
+>>> from ohhell.env import OhHellEnv
+>>> env = OhHellEnv(players=4, hook=True)
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> sorted(obs), env.agent_selection in env.agents
+(['action_mask', 'observation'], True)
+>>> env.step(int(obs["action_mask"].nonzero()[0][0]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import action_from_id
+from ..errors import IllegalActionError, RulesError
+from ..game import Game
+from ..rules import Rules
+from ..view import View
+from .encoding import KINDS, Encoder
+
+__all__ = ["OhHellEnv", "env", "make_rules", "standing_rewards", "REWARDS", "ILLEGAL_ACTIONS"]
+
+REWARDS = ("dense", "sparse")
+ILLEGAL_ACTIONS = ("raise", "terminate")
+
+
+def make_rules(rules: "Rules | None" = None, preset: "str | None" = None, **fields: Any) -> Rules:
+    """Rules from a :class:`Rules`, a preset name and/or rules fields as keywords.
+
+    :raises RulesError: for a bad combination (with why).
+    """
+    if rules is not None and preset is not None:
+        raise RulesError("give rules or preset, not both")
+    if rules is not None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
+        return rules.replace(**fields) if fields else rules
+    if preset is not None:
+        return Rules.preset(preset, **fields)
+    return Rules(**fields)
+
+
+def standing_rewards(totals: "list[int] | tuple[int, ...]") -> list[float]:
+    """The sparse reward of each seat from final totals, in [-1, 1] and summing to 0:
+    (players it beat - players that beat it) / (players - 1).
+
+    >>> standing_rewards([30, 50, 30, 10])
+    [0.0, 1.0, 0.0, -1.0]
+    """
+    n = len(totals)
+    return [sum((t > u) - (t < u) for u in totals) / (n - 1) for t in totals]
+
+
+class OhHellEnv(AECEnv):
+    """Oh Hell as a PettingZoo AEC environment.
+
+    Agents are ``player_0`` .. ``player_{n-1}`` (agent ``player_s`` is seat
+    ``s``).  Each observation is a dict with ``observation`` (a float32 vector,
+    see :class:`~ohhell.env.encoding.Encoder`) and ``action_mask`` (int8, one
+    entry per action).  The single :class:`~gymnasium.spaces.Discrete` action
+    space numbers the 52 cards 0..51 (``card = suit*13 + rank``) and bid ``b``
+    as ``52 + b`` (as :func:`ohhell.action_from_id`).
+
+    :param rules: a :class:`~ohhell.Rules` (or give ``preset`` and/or the rules
+        fields as keywords: ``OhHellEnv(players=4, hook=True)``,
+        ``OhHellEnv(preset="openspiel", players=4)``, ``OhHellEnv(hand_sizes=[7])``
+        for a single hand of 7 cards).
+    :param observation: ``"observation"`` or ``"information_state"`` (the whole history).
+    :param reward: ``"dense"``: each seat receives its score for a hand when the
+        hand ends, divided by ``reward_scale``; ``"sparse"``: only at the end of
+        the game, from the final standing (:func:`standing_rewards`).
+    :param reward_scale: the divisor of dense rewards (default 1: raw points).
+    :param illegal_action: ``"raise"``: an action the mask forbids raises
+        :class:`~ohhell.IllegalActionError` and changes nothing; ``"terminate"``:
+        the game ends, the offender gets ``illegal_reward`` and the others 0.
+    :param dealer: the first dealer (default: drawn from the deal seed).
+    :param render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
+    :raises RulesError: for bad rules.
+    :raises ValueError: for a bad option.
+
+    Simultaneous bidding: the agents bid one after another in AEC order, but
+    no observation (nor reward or info) shows another seat's bid before every
+    bid is in, exactly as in the core's views.
+    """
+
+    metadata = {"name": "ohhell_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: "Rules | None" = None, *, preset: "str | None" = None,
+                 observation: str = "observation", reward: str = "dense", reward_scale: float = 1.0,
+                 illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 dealer: "int | None" = None, render_mode: "str | None" = None, **fields: Any) -> None:
+        super().__init__()
+        self.rules = make_rules(rules, preset, **fields)
+        if observation not in KINDS:
+            raise ValueError(f"unknown observation {observation!r}; choose one of {', '.join(KINDS)}")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"unknown illegal_action {illegal_action!r}; "
+                             f"choose one of {', '.join(ILLEGAL_ACTIONS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; choose human or ansi")
+        n = self.rules.players
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < n):
+            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        self.observation_kind = observation
+        self.reward_mode = reward
+        self.reward_scale = float(reward_scale)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.first_dealer = dealer
+        self.render_mode = render_mode
+        self.encoder = Encoder(self.rules, observation)
+        self.num_actions = 52 + max(self.rules.hand_sizes) + 1
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._rng: "np.random.Generator | None" = None
+        self.game: "Game | None" = None
+
+    # --- spaces ----------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    # --- the AEC protocol ------------------------------------------------------------------
+
+    def reset(self, seed: "int | None" = None, options: "dict | None" = None) -> None:
+        """Start a new game.
+
+        ``reset(seed=s)`` deals exactly the game ``ohhell.Game(rules, seed=s)``
+        (same deals, same first dealer unless ``dealer`` was given), and seeds
+        the generator that draws the seeds of later ``reset()`` calls.
+        ``options={"game": g}`` starts from a copy of the unfinished game ``g``
+        (same rules) instead.
+        """
+        options = options or {}
+        given = options.get("game")
+        if given is not None:
+            if not isinstance(given, Game) or given.rules != self.rules or given.is_over:
+                raise ValueError("options['game'] must be an unfinished Game with this environment's rules")
+            self.game = given.copy()
+        else:
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+                game_seed: "int | None" = int(seed)
+            elif self._rng is not None:
+                game_seed = int(self._rng.integers(2 ** 62))
+            else:
+                game_seed = None
+            self.game = Game(self.rules, seed=game_seed, dealer=self.first_dealer)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation now: ``{"observation": ..., "action_mask": ...}``."""
+        view = self.game.view(self._seat[agent])
+        return {"observation": self.encoder.encode(view), "action_mask": self._mask(view)}
+
+    def _mask(self, view: View) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        ids = [a.id for a in view.legal]
+        if ids:
+            mask[ids] = 1
+        return mask
+
+    def step(self, action: "int | np.integer | None") -> None:
+        """Apply the selected agent's action (an action id; ``None`` for a finished agent).
+
+        :raises IllegalActionError: (with ``illegal_action="raise"``) for an
+            action the mask forbids; nothing changes.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        seat = self._seat[agent]
+        hand_index = game.hand_index
+        try:
+            if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise IllegalActionError(f"not an action id: {action!r}", seat=seat, action=action)
+            act = action_from_id(int(action))
+            game.apply(act, seat=seat)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = {a: True for a in self.agents}
+            self.infos[agent] = {"illegal_action": True}
+            self._accumulate_rewards()
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if game.is_over or game.hand_index != hand_index:
+            if self.reward_mode == "dense":
+                scores = game.past_hands[-1].scores
+                for a in self.agents:
+                    self.rewards[a] = scores[self._seat[a]] / self.reward_scale
+        if game.is_over:
+            if self.reward_mode == "sparse":
+                for a, r in zip(self.possible_agents, standing_rewards(game.totals)):
+                    self.rewards[a] = r
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[game.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # --- extras ----------------------------------------------------------------------------
+
+    def view(self, agent: str) -> View:
+        """The core :class:`~ohhell.View` of ``agent`` (what its seat may know)."""
+        return self.game.view(self._seat[agent])
+
+    def seat(self, agent: str) -> int:
+        """The seat of ``agent``."""
+        return self._seat[agent]
+
+    def render(self) -> "str | None":
+        """The whole table as text (every hand shown: for the researcher, not for an agent)."""
+        if self.game is None:
+            return None
+        from ..text import render_game, score_table
+        text = render_game(self.game) + "\n" + score_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return "ohhell_v0"
+
+
+def env(**kwargs: Any) -> OhHellEnv:
+    """PettingZoo-style constructor: ``ohhell.env.env(players=4)``."""
+    return OhHellEnv(**kwargs)
