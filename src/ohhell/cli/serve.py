@@ -1,0 +1,57 @@
+"""``ohhell serve``: play Oh Hell in the browser with friends and bots."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "serve Oh Hell in the browser: a lobby, tables with friends and bots, replays (http://127.0.0.1:8000)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 to let others on your network in)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default=None,
+                   help="where tables are kept: an SQLite file (default: $OHHELL_DB or "
+                        "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
+    p.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
+                   help="how long a bot waits before it acts, so people can follow (default 0.7)")
+    p.add_argument("--bot-pool", choices=("process", "thread"), default="process",
+                   help="where bots think: worker processes (default) or threads")
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="bot workers (default: CPUs - 1, at least 1)")
+    p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--access-log", action="store_true", help="log every HTTP request")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        print("ohhell serve needs the server extra: pip install 'ohhell[server]'", file=sys.stderr)
+        return 2
+    if args.bot_delay < 0:
+        print("ohhell serve: --bot-delay must be 0 or more", file=sys.stderr)
+        return 2
+    if args.bot_workers is not None and args.bot_workers < 1:
+        print("ohhell serve: --bot-workers must be at least 1", file=sys.stderr)
+        return 2
+    import logging
+
+    from ..server import serve
+    from ..server.storage import StoreError, _redact, default_db_path
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
+    db = args.db or default_db_path()
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Oh Hell is served at http://{host}:{args.port}  (tables kept in {_redact(db)}; Ctrl+C stops)",
+          flush=True)
+    try:
+        started = serve(args.host, args.port, db, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
+                        bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log)
+    except StoreError as e:
+        print(f"ohhell serve: {e}", file=sys.stderr)
+        return 1
+    return 0 if started else 1

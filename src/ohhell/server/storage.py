@@ -1,0 +1,239 @@
+"""Where the server keeps the truth: an append-only log of events per table.
+
+Every change to a table (created, a seat taken, a game started with its secret
+seed, each bid and card, a bot standing in, a rematch vote) is one event,
+written before anyone is told about it.  Replaying a table's events rebuilds
+it exactly, so a server killed at any moment restarts where it was.
+
+Two back ends share one small interface (:class:`Store`):
+
+* :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
+  ``synchronous=NORMAL`` (a committed event survives the process being
+  killed; only a power cut can lose the last few).  Its writes take tens of
+  microseconds, so they run on the event loop itself.
+* :class:`PostgresStore` - for a ``postgresql://`` URL (needs ``psycopg``).
+
+>>> import asyncio
+>>> async def demo():
+...     store = open_store(":memory:")
+...     await store.open()
+...     await store.append("t1", 0, "create", {"title": "x"})
+...     events = await store.load("t1")
+...     await store.close()
+...     return [(e.seq, e.kind, e.data) for e in events]
+>>> asyncio.run(demo())
+[(0, 'create', {'title': 'x'})]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Event", "Store", "StoreError", "SqliteStore", "PostgresStore", "open_store", "default_db_path"]
+
+SCHEMA_VERSION = 1
+
+
+class StoreError(RuntimeError):
+    """The database refused or lost a write (the change was not made)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a table's log."""
+
+    seq: int
+    kind: str
+    data: dict
+    ts: float
+
+
+class Store:
+    """The interface of a back end; every method is a coroutine."""
+
+    url: str
+
+    async def open(self) -> None:
+        """Connect and create the schema if needed."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Flush and disconnect."""
+        raise NotImplementedError
+
+    async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
+        """Append event ``seq`` to a table's log, durably; returns its timestamp.
+
+        :raises StoreError: when the write fails or ``seq`` is already taken
+            (two servers on one database).
+        """
+        raise NotImplementedError
+
+    async def load(self, table_id: str) -> list[Event]:
+        """A table's events in order (empty for an unknown table)."""
+        raise NotImplementedError
+
+    async def active_tables(self, since: float) -> list[str]:
+        """The tables with an event at or after ``since`` (a Unix time)."""
+        raise NotImplementedError
+
+
+def _dumps(data: dict) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class SqliteStore(Store):
+    """The embedded store: one SQLite file (``:memory:`` for tests)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.url = path if path == ":memory:" else f"sqlite:///{os.path.abspath(path)}"
+        self._db: "sqlite3.Connection | None" = None
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute("CREATE TABLE IF NOT EXISTS ohhell_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS ohhell_events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                   "ts REAL NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL, "
+                   "PRIMARY KEY (table_id, seq)) WITHOUT ROWID")
+        db.execute("CREATE INDEX IF NOT EXISTS ohhell_events_ts ON ohhell_events (ts)")
+        _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
+        db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._db = db
+
+    async def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
+        ts = time.time()
+        try:
+            self._db.execute("INSERT INTO ohhell_events VALUES (?, ?, ?, ?, ?)",  # type: ignore[union-attr]
+                             (table_id, seq, ts, kind, _dumps(data)))
+        except sqlite3.IntegrityError:
+            raise StoreError(f"table {table_id}: event {seq} is already stored (is another server "
+                             f"using this database?)") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the write: {e}") from None
+        return ts
+
+    async def load(self, table_id: str) -> list[Event]:
+        rows = self._db.execute(  # type: ignore[union-attr]
+            "SELECT seq, kind, data, ts FROM ohhell_events WHERE table_id=? ORDER BY seq", (table_id,))
+        return [Event(seq, kind, json.loads(data), ts) for seq, kind, data, ts in rows]
+
+    async def active_tables(self, since: float) -> list[str]:
+        rows = self._db.execute(  # type: ignore[union-attr]
+            "SELECT DISTINCT table_id FROM ohhell_events WHERE ts >= ?", (since,))
+        return [r[0] for r in rows]
+
+
+class PostgresStore(Store):
+    """A PostgreSQL store (``postgresql://user@host/db``); needs the ``psycopg`` package."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        try:
+            import psycopg
+        except ImportError:  # pragma: no cover - depends on the installation
+            raise StoreError("a postgresql:// database needs psycopg: pip install 'ohhell[server]'") from None
+        try:
+            self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        except psycopg.Error as e:
+            raise StoreError(f"cannot connect to {_redact(self.url)}: {e}") from None
+        async with self._conn.cursor() as cur:
+            await cur.execute("CREATE TABLE IF NOT EXISTS ohhell_meta (key TEXT PRIMARY KEY, "
+                              "value TEXT NOT NULL)")
+            await cur.execute("CREATE TABLE IF NOT EXISTS ohhell_events (table_id TEXT NOT NULL, "
+                              "seq INTEGER NOT NULL, ts DOUBLE PRECISION NOT NULL, kind TEXT NOT NULL, "
+                              "data TEXT NOT NULL, PRIMARY KEY (table_id, seq))")
+            await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_events_ts ON ohhell_events (ts)")
+            await cur.execute("SELECT value FROM ohhell_meta WHERE key='schema'")
+            _check_version(await cur.fetchone())
+            await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT DO NOTHING",
+                              (str(SCHEMA_VERSION),))
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
+        import psycopg
+        ts = time.time()
+        async with self._lock:
+            try:
+                await self._conn.execute("INSERT INTO ohhell_events VALUES (%s, %s, %s, %s, %s)",
+                                         (table_id, seq, ts, kind, _dumps(data)))
+            except psycopg.errors.UniqueViolation:
+                raise StoreError(f"table {table_id}: event {seq} is already stored (is another server "
+                                 f"using this database?)") from None
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused the write: {e}") from None
+        return ts
+
+    async def load(self, table_id: str) -> list[Event]:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT seq, kind, data, ts FROM ohhell_events WHERE "
+                                           "table_id=%s ORDER BY seq", (table_id,))
+            rows = await cur.fetchall()
+        return [Event(seq, kind, json.loads(data), ts) for seq, kind, data, ts in rows]
+
+    async def active_tables(self, since: float) -> list[str]:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT DISTINCT table_id FROM ohhell_events WHERE ts >= %s",
+                                           (since,))
+            rows = await cur.fetchall()
+        return [r[0] for r in rows]
+
+
+def _check_version(row: Any) -> None:
+    if row is not None and int(row[0]) != SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {row[0]}; this ohhell knows {SCHEMA_VERSION}")
+
+
+def _redact(url: str) -> str:
+    """A database URL without its password (for messages)."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, creds = head.partition("//")
+    return f"{scheme}//{creds.split(':', 1)[0]}:***@{tail}"
+
+
+def default_db_path() -> str:
+    """The default SQLite file: ``$OHHELL_DB``, else ``$XDG_DATA_HOME/ohhell/server.sqlite3``
+    (``~/.local/share/ohhell/server.sqlite3``)."""
+    env = os.environ.get("OHHELL_DB")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "ohhell", "server.sqlite3")
+
+
+def open_store(db: "str | None") -> Store:
+    """The store for a ``--db`` value: a ``postgresql://`` (or ``postgres://``) URL, a
+    ``sqlite:///path`` URL, a plain file path, ``:memory:``, or ``None`` for the default file."""
+    if db is None:
+        return SqliteStore(default_db_path())
+    if db.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(db)
+    if db.startswith("sqlite:///"):
+        return SqliteStore(db[len("sqlite:///"):] if db != "sqlite:///:memory:" else ":memory:")
+    return SqliteStore(db)

@@ -1,0 +1,704 @@
+"""Tables: seats, games and the rules of who may do what, with the log as truth.
+
+A :class:`Table` changes only through :meth:`Table._commit`, which appends one
+event to the store and then applies it with :meth:`Table._apply_event`, the
+same function that rebuilds a table from its log after a restart.  Every live
+operation holds the table's lock from its checks to its broadcast, so two
+actions on one table never interleave, and a rejected operation changes
+nothing: the checks run before anything is written.
+
+Each client receives only what its seat may see: ``game.view(seat).to_dict()``
+for a seat, ``game.spectator_view().to_dict()`` otherwise.  The game's secret
+seed is revealed (with the finished record) only once the game is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from typing import Any, Iterable
+
+from .. import dealing
+from ..actions import parse_action
+from ..errors import IllegalActionError, OhHellError, RulesError
+from ..game import BID, Game
+from ..rules import PRESETS, Rules
+from .botpool import BotPool, bot_names, bot_seed, default_bot
+from .protocol import ProtocolError, clean_name, encode
+from .session import Connection
+from .storage import Event, Store, StoreError
+
+__all__ = ["TableError", "Table", "TableManager", "token_hash", "new_token", "parse_table_config"]
+
+log = logging.getLogger("ohhell.server")
+
+SEAT_KINDS = ("open", "bot", "reserved")
+MAX_TITLE = 60
+
+
+class TableError(Exception):
+    """An operation the table refuses; ``code`` is stable, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_token() -> str:
+    """An unguessable token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the log stores for a token: its SHA-256 (a leaked log holds no usable token)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Seat:
+    """One seat: ``open``, ``reserved`` (for whoever has its code), ``human`` or ``bot``."""
+
+    __slots__ = ("kind", "name", "bot", "token_hash", "code_hash", "standin")
+
+    def __init__(self, kind: str, bot: "str | None" = None, code_hash: "str | None" = None) -> None:
+        self.kind = kind
+        self.bot = bot
+        self.name: "str | None" = None
+        self.token_hash: "str | None" = None
+        self.code_hash = code_hash
+        self.standin: "str | None" = None
+
+
+def parse_table_config(body: Any) -> dict:
+    """Check a create-table request; returns the config stored in the log.
+
+    ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
+    optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
+    "bot": name}, ...]}`` with one seat per player.
+
+    :raises TableError: ``bad_config`` saying what is wrong.
+    """
+    if not isinstance(body, dict):
+        raise TableError("bad_config", "send a JSON object with rules and seats")
+    rules_in = body.get("rules", {})
+    if not isinstance(rules_in, dict):
+        raise TableError("bad_config", "rules must be an object")
+    fields = dict(rules_in)
+    preset = fields.pop("preset", None)
+    try:
+        if preset is not None:
+            if preset not in PRESETS:
+                raise RulesError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+            rules = Rules.preset(preset, **fields)
+        else:
+            rules = Rules(**fields)
+    except (RulesError, TypeError) as e:
+        raise TableError("bad_config", f"rules: {e}") from None
+    seats_in = body.get("seats")
+    if seats_in is None:
+        seats_in = [{"kind": "open"}] * rules.players
+    if not isinstance(seats_in, list) or len(seats_in) != rules.players:
+        raise TableError("bad_config", f"seats must list {rules.players} seats, one per player")
+    names = bot_names()
+    seats = []
+    for i, s in enumerate(seats_in):
+        if not isinstance(s, dict) or s.get("kind") not in SEAT_KINDS:
+            raise TableError("bad_config", f"seat {i}: kind must be one of {', '.join(SEAT_KINDS)}")
+        bot = None
+        if s["kind"] == "bot":
+            bot = s.get("bot") or default_bot()
+            if bot not in names:
+                raise TableError("bad_config", f"seat {i}: unknown bot {bot!r}; choose one of "
+                                               f"{', '.join(names)}")
+        seats.append({"kind": s["kind"], "bot": bot})
+    title = body.get("title") or ""
+    if not isinstance(title, str):
+        raise TableError("bad_config", "title must be text")
+    title = " ".join(title.split())[:MAX_TITLE]
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise TableError("bad_config", "private must be true or false")
+    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats}
+
+
+def _bot_display(bot: str) -> str:
+    return f"{bot.capitalize()} bot"
+
+
+class Table:
+    """A table: its seats, the current game, its finished games and its clients."""
+
+    def __init__(self, table_id: str, manager: "TableManager") -> None:
+        self.id = table_id
+        self.manager = manager
+        self.seq = 0
+        self.created = 0.0
+        self.updated = 0.0
+        self.title = ""
+        self.private = False
+        self.rules: "Rules | None" = None
+        self.seats: list[Seat] = []
+        self.admin_hash = ""
+        self.game: "Game | None" = None
+        self.game_no = 0
+        self.seed: "str | None" = None
+        self.commitments: list[str] = []
+        self.finished: dict[int, dict] = {}
+        self.votes: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.bot_tasks: dict[int, asyncio.Task] = {}
+
+    # --- the log ------------------------------------------------------------------------------
+
+    def _apply_event(self, kind: str, data: dict, ts: float) -> None:
+        """Apply one logged event; the only place the table's truth changes."""
+        if kind == "create":
+            self.created = ts
+            self.title = data["title"]
+            self.private = data["private"]
+            self.rules = Rules.from_dict(data["rules"])
+            self.admin_hash = data["admin"]
+            codes = data.get("codes", {})
+            self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
+                          for i, s in enumerate(data["seats"])]
+        elif kind == "join":
+            seat = self.seats[data["seat"]]
+            seat.kind = "human"
+            seat.name = data["name"]
+            seat.token_hash = data["token"]
+            seat.standin = None
+        elif kind == "leave":
+            seat = self.seats[data["seat"]]
+            seat.kind, seat.name, seat.token_hash, seat.standin, seat.code_hash = "open", None, None, None, None
+            self.votes.discard(data["seat"])
+        elif kind == "set_seat":
+            seat = self.seats[data["seat"]]
+            seat.kind, seat.bot, seat.name, seat.token_hash, seat.standin = data["kind"], data.get("bot"), \
+                None, None, None
+            seat.code_hash = None
+        elif kind == "standin":
+            self.seats[data["seat"]].standin = data["bot"]
+        elif kind == "reclaim":
+            self.seats[data["seat"]].standin = None
+        elif kind == "start":
+            self.game_no = data["game"]
+            self.seed = data["seed"]
+            assert self.rules is not None
+            self.game = Game(self.rules, seed=self.seed, names=data["names"])
+            self.commitments = [dealing.commitment(dealing.hand_key(self.seed, k))
+                                for k in range(self.rules.hand_count)]
+            self.votes = set()
+        elif kind == "act":
+            game = self.game
+            assert game is not None and data["game"] == self.game_no
+            game.apply(parse_action(data["action"]), seat=data["seat"])
+            if game.is_over:
+                rec = game.record()
+                rec["commitments"] = list(self.commitments)
+                self.finished[self.game_no] = rec
+        elif kind == "vote":
+            self.votes.add(data["seat"])
+        else:  # pragma: no cover - a log written by a newer server
+            raise StoreError(f"table {self.id}: unknown event {kind!r}")
+        self.updated = ts
+
+    async def _commit(self, kind: str, data: dict) -> None:
+        """Write one event to the store, then apply it (the caller holds the lock).
+
+        :raises TableError: ``storage`` when the write fails; nothing changed then.
+        """
+        try:
+            ts = await self.manager.store.append(self.id, self.seq, kind, data)
+        except StoreError as e:
+            log.error("%s", e)
+            raise TableError("storage", "the server could not save this; nothing was changed, "
+                                        "try again") from None
+        self.seq += 1
+        self._apply_event(kind, data, ts)
+
+    def replay(self, events: Iterable[Event]) -> None:
+        """Rebuild the table from its log."""
+        for e in events:
+            if e.seq != self.seq:
+                raise StoreError(f"table {self.id}: the log jumps from event {self.seq - 1} to {e.seq}")
+            self._apply_event(e.kind, e.data, e.ts)
+            self.seq += 1
+
+    async def resume(self) -> None:
+        """After loading: start a game the crash interrupted, wake the bots."""
+        async with self.lock:
+            await self._after_change()
+
+    # --- who is who ---------------------------------------------------------------------------
+
+    def seat_of_token(self, thash: str) -> "int | None":
+        """The seat a token holds, if any."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token_hash is not None and secrets.compare_digest(s.token_hash, thash):
+                return i
+        return None
+
+    def bot_for(self, seat: int) -> "str | None":
+        """The bot that plays ``seat`` now (a bot seat or a stand-in), else ``None``."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.bot
+        if s.kind == "human":
+            return s.standin
+        return None
+
+    def connected(self, seat: int) -> bool:
+        """Whether a client holding ``seat`` is connected."""
+        return any(c.seat == seat for c in self.conns)
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (for players), ``playing`` or ``over``."""
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.is_over else "playing"
+
+    @property
+    def in_game(self) -> bool:
+        """Whether a game is being played."""
+        return self.game is not None and not self.game.is_over
+
+    def _require_admin(self, conn: Connection) -> None:
+        if not conn.admin:
+            raise TableError("not_admin", "only the table's creator may do this")
+
+    def _seat_index(self, seat: int) -> Seat:
+        if not 0 <= seat < len(self.seats):
+            raise TableError("bad_seat", f"there is no seat {seat}; seats are 0 to {len(self.seats) - 1}")
+        return self.seats[seat]
+
+    # --- operations (each under the lock) -------------------------------------------------------
+
+    async def attach(self, conn: Connection, token: "str | None", admin: "str | None") -> None:
+        """A client says hello: find its seat and send it the current state."""
+        async with self.lock:
+            conn.table = self
+            if admin is not None and secrets.compare_digest(token_hash(admin), self.admin_hash):
+                conn.admin = True
+            if token is not None:
+                conn.token_hash = token_hash(token)
+                conn.seat = self.seat_of_token(conn.token_hash)
+            self.conns.add(conn)
+            self._broadcast()
+
+    async def detach(self, conn: Connection) -> None:
+        """A client went away."""
+        async with self.lock:
+            if conn in self.conns:
+                self.conns.discard(conn)
+                self._broadcast()
+        self.manager.touch(self)
+
+    async def join(self, conn: Connection, seat_no: int, name: str, code: "str | None") -> str:
+        """Take a seat; returns the seat token to keep (only its hash is stored)."""
+        async with self.lock:
+            try:
+                name = clean_name(name)
+            except ProtocolError as e:
+                raise TableError(e.code, e.message) from None
+            seat = self._seat_index(seat_no)
+            if conn.seat is not None:
+                raise TableError("seated", f"you already hold seat {conn.seat}")
+            if seat.kind == "reserved":
+                if code is None or seat.code_hash is None or \
+                        not secrets.compare_digest(token_hash(code), seat.code_hash):
+                    raise TableError("reserved", f"seat {seat_no} is reserved; it needs the invite link "
+                                                 f"the creator sent for it")
+            elif seat.kind != "open":
+                raise TableError("seat_taken", f"seat {seat_no} is taken")
+            token = new_token()
+            thash = token_hash(token)
+            await self._commit("join", {"seat": seat_no, "name": name, "token": thash})
+            conn.seat = seat_no
+            conn.token_hash = thash
+            conn.send(encode({"type": "joined", "table": self.id, "seat": seat_no, "token": token}))
+            await self._after_change()
+            return token
+
+    async def leave(self, conn: Connection) -> None:
+        """Give up one's seat (not while a game is being played)."""
+        async with self.lock:
+            if conn.seat is None:
+                raise TableError("no_seat", "you hold no seat at this table")
+            if self.in_game:
+                raise TableError("game_running", "a game is being played: close the page instead; the "
+                                                 "creator may put a bot in your seat until you come back")
+            seat = conn.seat
+            await self._commit("leave", {"seat": seat})
+            for c in self.conns:
+                if c.seat == seat:
+                    c.seat = None
+            await self._after_change()
+
+    async def act(self, conn: Connection, value: "int | str") -> None:
+        """A bid or a card from the client holding a seat."""
+        async with self.lock:
+            seat = conn.seat
+            if seat is None:
+                raise TableError("no_seat", "you hold no seat at this table; spectators cannot play")
+            if not self.in_game:
+                raise TableError("no_game", "no game is being played at this table now")
+            if self.seats[seat].standin:
+                raise TableError("standin", "a bot is playing your seat; take it back first")
+            try:
+                action = parse_action(value)
+            except OhHellError as e:
+                raise TableError("bad_action", str(e)) from None
+            game = self.game
+            assert game is not None
+            try:
+                game.check(action, seat=seat)
+            except IllegalActionError as e:
+                code = "not_your_turn" if not game.legal_actions(seat) else "illegal"
+                raise TableError(code, str(e)) from None
+            await self._commit("act", {"game": self.game_no, "seat": seat, "action": action.to_json()})
+            await self._after_change()
+
+    async def rematch(self, conn: Connection) -> None:
+        """Vote for another game with the same seats (it starts when every player has voted)."""
+        async with self.lock:
+            if conn.seat is None:
+                raise TableError("no_seat", "only players can ask for a rematch")
+            if self.status != "over":
+                raise TableError("no_rematch", "a rematch can be asked for once the game is over")
+            if conn.seat in self.votes:
+                raise TableError("voted", "you have already asked for a rematch")
+            await self._commit("vote", {"seat": conn.seat})
+            await self._after_change()
+
+    async def reclaim(self, conn: Connection) -> None:
+        """Take one's seat back from the bot standing in."""
+        async with self.lock:
+            if conn.seat is None or not self.seats[conn.seat].standin:
+                raise TableError("no_standin", "no bot is standing in for you")
+            await self._commit("reclaim", {"seat": conn.seat})
+            await self._after_change()
+
+    async def replace(self, conn: Connection, seat_no: int, bot: str) -> None:
+        """Creator: let a bot play for a player who is away (they can take it back)."""
+        async with self.lock:
+            self._require_admin(conn)
+            seat = self._seat_index(seat_no)
+            if bot not in bot_names():
+                raise TableError("bad_bot", f"unknown bot {bot!r}; choose one of {', '.join(bot_names())}")
+            if seat.kind != "human":
+                raise TableError("bad_seat", f"seat {seat_no} has no player to replace")
+            if seat.standin:
+                raise TableError("bad_seat", f"a bot already stands in for seat {seat_no}")
+            if self.connected(seat_no):
+                raise TableError("present", f"{seat.name} is connected; only a player who has left "
+                                            f"can be replaced")
+            await self._commit("standin", {"seat": seat_no, "bot": bot})
+            await self._after_change()
+
+    async def set_seat(self, conn: Connection, seat_no: int, kind: str, bot: "str | None") -> None:
+        """Creator, while no game is being played: make an empty seat a bot, or a bot seat open."""
+        async with self.lock:
+            self._require_admin(conn)
+            seat = self._seat_index(seat_no)
+            if self.in_game:
+                raise TableError("game_running", "seats can be changed only between games")
+            if kind not in ("bot", "open"):
+                raise TableError("bad_field", "kind must be 'bot' or 'open'")
+            if seat.kind == "human":
+                raise TableError("seat_taken", f"{seat.name} sits in seat {seat_no}")
+            if kind == "bot":
+                bot = bot or default_bot()
+                if bot not in bot_names():
+                    raise TableError("bad_bot", f"unknown bot {bot!r}; choose one of {', '.join(bot_names())}")
+            else:
+                bot = None
+            await self._commit("set_seat", {"seat": seat_no, "kind": kind, "bot": bot})
+            await self._after_change()
+
+    async def fill_bots(self, conn: Connection, bot: "str | None") -> None:
+        """Creator: put bots in every open seat (and so start the game)."""
+        async with self.lock:
+            self._require_admin(conn)
+            if self.in_game:
+                raise TableError("game_running", "a game is already being played")
+            bot = bot or default_bot()
+            if bot not in bot_names():
+                raise TableError("bad_bot", f"unknown bot {bot!r}; choose one of {', '.join(bot_names())}")
+            open_seats = [i for i, s in enumerate(self.seats) if s.kind in ("open", "reserved")]
+            if not open_seats:
+                raise TableError("no_open_seat", "every seat is taken")
+            for i in open_seats:
+                await self._commit("set_seat", {"seat": i, "kind": "bot", "bot": bot})
+            await self._after_change()
+
+    # --- after every change ---------------------------------------------------------------------
+
+    async def _after_change(self) -> None:
+        """Start a game when everyone is ready, wake the bots, tell everyone."""
+        if self._ready_to_start():
+            names = [s.name if s.kind == "human" else _bot_display(s.bot or "bot") for s in self.seats]
+            names = _distinct(names)
+            await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
+                                         "names": names})
+        self._schedule_bots()
+        self._broadcast()
+        self.manager.touch(self)
+
+    def _ready_to_start(self) -> bool:
+        if self.in_game or not self.seats:
+            return False
+        if any(s.kind in ("open", "reserved") for s in self.seats):
+            return False
+        if self.game is None:
+            return True
+        humans = [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin]
+        return all(i in self.votes for i in humans)
+
+    def _schedule_bots(self) -> None:
+        game = self.game
+        if game is None or game.is_over or self.manager.closing:
+            return
+        if game.phase == BID and game.rules.simultaneous_bidding:
+            seats = [s for s in range(game.players) if game.bids[s] is None]
+        else:
+            seats = [game.to_act]
+        for s in seats:
+            if self.bot_for(s) and s not in self.bot_tasks:
+                self.bot_tasks[s] = asyncio.create_task(self._bot_turn(s, self.game_no),
+                                                        name=f"bot {self.id}/{s}")
+
+    async def _bot_turn(self, seat: int, game_no: int) -> None:
+        manager = self.manager
+        me = asyncio.current_task()
+        try:
+            game = self.game
+            trick_done = game is not None and not game.current_trick.cards and game.action_count > 0 \
+                and game.phase != BID
+            await asyncio.sleep(manager.bot_delay * (2.5 if trick_done else 1.0))
+            while True:
+                async with self.lock:
+                    game = self.game
+                    name = self.bot_for(seat)
+                    if self.game_no != game_no or game is None or game.is_over or not name \
+                            or not game.legal_actions(seat):
+                        return
+                    view = game.view(seat)
+                    n = game.action_count
+                    seed = bot_seed(self.seed or "", seat, n)
+                try:
+                    action = await manager.pool.decide(name, seed, view)
+                except Exception:  # a broken bot must not stop the table: log, fall back to random
+                    log.exception("bot %s failed at table %s seat %d; playing a random legal action",
+                                  name, self.id, seat)
+                    action = manager.fallback(seed, view)
+                async with self.lock:
+                    game = self.game
+                    if self.game_no != game_no or game is None or game.is_over:
+                        return
+                    if game.action_count != n or self.bot_for(seat) != name:
+                        continue
+                    if self.bot_tasks.get(seat) is me:
+                        del self.bot_tasks[seat]
+                    try:
+                        await self._commit("act", {"game": game_no, "seat": seat, "action": action})
+                    except TableError:
+                        await asyncio.sleep(1.0)
+                        self._schedule_bots()
+                        return
+                    await self._after_change()
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - logged, the table stays as it was
+            log.exception("bot turn failed at table %s seat %d", self.id, seat)
+        finally:
+            if self.bot_tasks.get(seat) is me:
+                del self.bot_tasks[seat]
+
+    # --- what clients see -----------------------------------------------------------------------
+
+    def public_info(self) -> dict:
+        """The table as anyone may see it (no token, no code, no seed)."""
+        seats = []
+        for i, s in enumerate(self.seats):
+            seats.append({"seat": i, "kind": s.kind, "name": s.name if s.kind == "human" else
+                          (_bot_display(s.bot or "bot") if s.kind == "bot" else None),
+                          "bot": s.bot if s.kind == "bot" else None, "standin": s.standin,
+                          "connected": s.kind == "bot" or self.connected(i)})
+        return {"id": self.id, "title": self.title, "private": self.private,
+                "rules": self.rules.to_dict() if self.rules else None,
+                "description": self.rules.describe() if self.rules else "",
+                "seats": seats, "status": self.status, "game": self.game_no,
+                "finished": sorted(self.finished), "votes": sorted(self.votes),
+                "spectators": sum(1 for c in self.conns if c.seat is None)}
+
+    def summary(self) -> dict:
+        """One line of the lobby's list."""
+        return {"id": self.id, "title": self.title, "description": self.rules.describe() if self.rules else "",
+                "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
+                "status": self.status, "game": self.game_no,
+                "names": [s.name if s.kind == "human" else (_bot_display(s.bot or "") if s.kind == "bot"
+                                                             else None) for s in self.seats],
+                "hand": (self.game.hand_index + 1) if self.in_game else None,
+                "hands": self.rules.hand_count if self.rules else 0, "updated": self.updated}
+
+    def _game_info(self, seat: "int | None") -> "dict | None":
+        game = self.game
+        if game is None:
+            return None
+        view = game.spectator_view() if seat is None else game.view(seat)
+        info = {"number": self.game_no, "n": game.action_count, "commitments": self.commitments,
+                "view": view.to_dict()}
+        if game.is_over:
+            info["seed"] = self.seed
+            info["record"] = f"/api/tables/{self.id}/games/{self.game_no}/record"
+        return info
+
+    def _broadcast(self) -> None:
+        """Send every client the state as its seat sees it (built once per seat)."""
+        if not self.conns:
+            return
+        table = self.public_info()
+        cache: dict[tuple, str] = {}
+        for c in list(self.conns):
+            key = (c.seat, c.admin)
+            text = cache.get(key)
+            if text is None:
+                you = {"seat": c.seat, "admin": c.admin}
+                text = encode({"type": "state", "seq": self.seq, "table": table, "you": you,
+                               "game": self._game_info(c.seat)})
+                cache[key] = text
+            c.send(text, state=True)
+
+
+def _distinct(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    count: dict[str, int] = {}
+    for n in names:
+        if seen[n] > 1:
+            count[n] = count.get(n, 0) + 1
+            out.append(f"{n} {count[n]}")
+        else:
+            out.append(n)
+    return out
+
+
+class TableManager:
+    """All tables of a server: created, loaded from the store, listed, evicted when idle.
+
+    :param bot_delay: seconds a bot waits before acting, so people can follow.
+    :param idle_evict: seconds after which a table nobody watches leaves memory
+        (it is loaded again from the store when someone comes back).
+    """
+
+    def __init__(self, store: Store, pool: BotPool, *, bot_delay: float = 0.7,
+                 idle_evict: float = 1800.0, resume_window: float = 7 * 86400.0,
+                 max_tables: int = 20000) -> None:
+        self.store = store
+        self.pool = pool
+        self.bot_delay = bot_delay
+        self.idle_evict = idle_evict
+        self.resume_window = resume_window
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self.closing = False
+        self._loading: dict[str, asyncio.Future] = {}
+        self._sweeper: "asyncio.Task | None" = None
+
+    async def start(self) -> int:
+        """Load the tables active recently (so their bots carry on); returns how many."""
+        ids = await self.store.active_tables(time.time() - self.resume_window)
+        for tid in ids:
+            await self.get(tid)
+        self._sweeper = asyncio.create_task(self._sweep())
+        return len(ids)
+
+    async def stop(self) -> None:
+        """Stop the bots (their turns resume when the server starts again)."""
+        self.closing = True
+        if self._sweeper:
+            self._sweeper.cancel()
+        tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def get(self, table_id: str) -> "Table | None":
+        """The table with this id, loaded from the store if need be; ``None`` if unknown."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            events = await self.store.load(table_id)
+            table = None
+            if events:
+                table = Table(table_id, self)
+                table.replay(events)
+                self.tables[table_id] = table
+                await table.resume()
+            fut.set_result(table)
+            return table
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # mark retrieved
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def create(self, config: dict) -> tuple[Table, str, dict[int, str]]:
+        """Create a table from a checked config; returns it, the creator's token and the
+        invite codes of reserved seats."""
+        if len(self.tables) >= self.max_tables:
+            raise TableError("full", "this server has too many tables open; try again later")
+        table_id = secrets.token_urlsafe(9)
+        admin = new_token()
+        codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
+        table = Table(table_id, self)
+        async with table.lock:
+            await table._commit("create", {**config, "admin": token_hash(admin),
+                                           "codes": {str(i): token_hash(c) for i, c in codes.items()}})
+            self.tables[table_id] = table
+            await table._after_change()
+        return table, admin, codes
+
+    def open_tables(self) -> list[dict]:
+        """The public tables, those with open seats first, then games in progress."""
+        rows = [t.summary() for t in self.tables.values() if not t.private and t.rules is not None]
+        rows.sort(key=lambda r: (not r["open"], r["status"] != "playing", -r["updated"]))
+        return rows
+
+    def touch(self, table: Table) -> None:
+        """Note activity (for eviction)."""
+        table.updated = max(table.updated, time.time())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, self.idle_evict / 2))
+            now = time.time()
+            for tid, t in list(self.tables.items()):
+                if not t.conns and not t.bot_tasks and now - t.updated > self.idle_evict \
+                        and not t.lock.locked():
+                    del self.tables[tid]
+
+    def fallback(self, seed: str, view) -> "int | str":
+        """A random legal action (when a bot raised)."""
+        import random
+        return random.Random(seed).choice(view.legal_actions()).to_json()
+
+    def stats(self) -> dict:
+        """Counts for ``/healthz``."""
+        return {"tables": len(self.tables), "connections": sum(len(t.conns) for t in self.tables.values()),
+                "games_in_progress": sum(1 for t in self.tables.values() if t.in_game)}
