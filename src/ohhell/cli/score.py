@@ -1,0 +1,128 @@
+"""``ohhell score``: the scorekeeper for a game played with real cards."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .common import add_rules_arguments, rules_from_args
+
+HELP = "keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", default=None, metavar="FILE",
+                   help="the score sheet (saved after every entry; resumed when it exists; default: "
+                        "scoresheet.json in $OHHELL_HOME or ~/.local/share/ohhell)")
+    p.add_argument("--new", action="store_true",
+                   help="start a new sheet even if FILE exists (the old one is kept as FILE-DATE.json)")
+    p.add_argument("--names", default=None, help="comma-separated names, clockwise")
+    p.add_argument("--dealer", type=int, default=None, help="the first dealer's seat, 1 to N (default 1)")
+    p.add_argument("--start", action="store_true",
+                   help="skip the setup screen (needs --names) and start at once")
+    p.add_argument("--print", action="store_true", dest="print_table",
+                   help="print the sheet's score table and exit (no full screen)")
+    add_rules_arguments(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import RecordError, RulesError
+    from ..scoresheet import ScoreSheet
+
+    path = args.file
+    if path is None:
+        from ..tui.play import data_dir
+        path = os.path.join(data_dir(), "scoresheet.json")
+    sheet = None
+    if os.path.exists(path) and not args.new:
+        try:
+            sheet = ScoreSheet.load(path)
+        except RecordError as e:
+            print(f"ohhell score: {path} is not a score sheet this version can read: {e}\n"
+                  f"(it is left untouched; pass another FILE, or --new to start over and keep it "
+                  f"under another name)", file=sys.stderr)
+            return 2
+        except OSError as e:
+            print(f"ohhell score: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+            return 2
+    if args.print_table:
+        if sheet is None:
+            print(f"ohhell score: no score sheet at {path}", file=sys.stderr)
+            return 2
+        print(sheet_text(sheet))
+        return 0
+    try:
+        from ..tui.score import ScoreApp, settings_for
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        print(f"ohhell score needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
+        return 2
+    try:
+        rules = rules_from_args(args)
+    except RulesError as e:
+        print(f"ohhell score: bad rules: {e}", file=sys.stderr)
+        return 2
+    names = [x.strip() for x in args.names.split(",")] if args.names else None
+    if names is not None and len(names) != rules.players:
+        if args.players is None and 3 <= len(names) <= 7:
+            try:
+                args.players = len(names)
+                rules = rules_from_args(args)
+            except RulesError as e:
+                print(f"ohhell score: bad rules: {e}", file=sys.stderr)
+                return 2
+        else:
+            print(f"ohhell score: --names gives {len(names)} names for {rules.players} players", file=sys.stderr)
+            return 2
+    dealer = None
+    if args.dealer is not None:
+        if not 1 <= args.dealer <= rules.players:
+            print(f"ohhell score: --dealer must be a seat from 1 to {rules.players}", file=sys.stderr)
+            return 2
+        dealer = args.dealer - 1
+    if args.start and names is None and sheet is None:
+        print("ohhell score: --start needs --names", file=sys.stderr)
+        return 2
+    settings = settings_for(rules, names, dealer)
+    if args.start and sheet is None:
+        try:
+            ScoreSheet(rules, names or [], dealer or 0)
+        except RulesError as e:
+            print(f"ohhell score: {e}", file=sys.stderr)
+            return 2
+    app = ScoreApp(path, settings, sheet=sheet, setup=not args.start)
+    app.run()
+    if app.sheet is not None:
+        print(f"Score sheet saved in {path} — `ohhell score{'' if args.file is None else ' ' + path}` "
+              f"resumes it.")
+    return 0
+
+
+def sheet_text(sheet) -> str:
+    """The sheet as a plain-text table (for ``--print``)."""
+    n = sheet.players
+    header = ["hand", "cards", "dealer"] + list(sheet.names)
+    rows = []
+    totals = [0] * n
+    for k in range(sheet.hands_started):
+        p = sheet.plan(k)
+        scores = sheet.scores(k)
+        cells = []
+        for s in range(n):
+            b, w = sheet.bids(k)[s], sheet.tricks_won(k)[s]
+            if scores is None:
+                cells.append(f"{'-' if b is None else b}/{'-' if w is None else w}")
+            else:
+                totals[s] += scores[s]
+                cells.append(f"{b}/{w}{'*' if b == w else ' '} {totals[s]:>4}")
+        rows.append([str(k + 1), str(p.hand_size), sheet.names[p.dealer]] + cells)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(x.rjust(w) if i else x.ljust(w) for i, (x, w) in enumerate(zip(r, widths)))  # noqa: E731
+    lines = [fmt(header), "  ".join("-" * w for w in widths), *map(fmt, rows),
+             "(each cell: bid/won, * = made, then the running total)"]
+    if sheet.is_over:
+        lines.append("Winner" + ("s: " if len(sheet.winners) > 1 else ": ")
+                     + ", ".join(sheet.names[s] for s in sheet.winners))
+    elif sheet.finished_hands:
+        lines.append("Leading: " + ", ".join(sheet.names[s] for s in sheet.leaders()))
+    return "\n".join(lines)

@@ -1,0 +1,329 @@
+"""Rich renderings shared by the terminal apps (no Textual here, so they are easy to test).
+
+Everything is drawn from what its viewer may know: a seat's
+:class:`~ohhell.view.View`, a finished record, or a
+:class:`~ohhell.scoresheet.ScoreSheet`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..actions import Bid, Play
+from ..cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
+from ..view import View
+
+__all__ = ["SUIT_STYLE", "card_text", "suit_text", "suit_order", "hand_by_suit", "trump_text",
+           "bid_table", "live_bid_rows", "score_table", "ScoreRow", "score_rows_from_view", "score_rows_from_sheet",
+           "explain_illegal", "trick_table", "describe_action", "cards_line", "standings", "standings_table", "rank_text", "PLAYER_COLORS"]
+
+#: the style of each suit's symbol and cards: red hearts and diamonds
+SUIT_STYLE = ("bold bright_white", "bold bright_red", "bold bright_red", "bold bright_white")
+#: a color per seat, for the chart and the legends
+PLAYER_COLORS = ("bright_cyan", "bright_yellow", "bright_magenta", "bright_green", "orange1",
+                 "deep_sky_blue1", "bright_red")
+
+
+def rank_text(card: int) -> str:
+    """A card's rank as people write it (``10`` rather than ``T``)."""
+    r = RANKS[card % 13]
+    return "10" if r == "T" else r
+
+
+def card_text(card: int, *, style: str = "") -> Text:
+    """A card as coloured text: ``Q♠``, ``10♥``."""
+    return Text(rank_text(card) + SUIT_SYMBOLS[card // 13], style=(style + " " + SUIT_STYLE[card // 13]).strip())
+
+
+def suit_text(suit: int, *, name: bool = False) -> Text:
+    """A suit's symbol (and name) in its colour."""
+    return Text(SUIT_SYMBOLS[suit] + (" " + SUIT_NAMES[suit] if name else ""), style=SUIT_STYLE[suit])
+
+
+def suit_order(trump: "int | None") -> list[int]:
+    """The order suits are shown in: colours alternate, trump first when there is one."""
+    base = [3, 2, 0, 1]  # spades, hearts, clubs, diamonds: black, red, black, red
+    if trump is None:
+        return base
+    i = base.index(trump)
+    return base[i:] + base[:i]
+
+
+def hand_by_suit(mask: int, trump: "int | None") -> list[tuple[int, list[int]]]:
+    """A hand grouped by suit (in :func:`suit_order`), each suit high card first."""
+    cards = mask_to_cards(mask)
+    out = []
+    for s in suit_order(trump):
+        cs = sorted((c for c in cards if c // 13 == s), reverse=True)
+        if cs:
+            out.append((s, [int(c) for c in cs]))
+    return out
+
+
+def trump_text(trump_card: "int | None", reason: str = "") -> Text:
+    """``Trump: 7♥ (hearts)`` or ``No trump``."""
+    if trump_card is None:
+        return Text("No trump" + (f" ({reason})" if reason else ""), style="bold")
+    t = Text("Trump ", style="bold")
+    t.append_text(card_text(trump_card))
+    t.append(f" ({SUIT_NAMES[trump_card // 13]})", style=SUIT_STYLE[trump_card // 13])
+    return t
+
+
+def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "int | None" = None,
+              title: str = "Bids") -> Table:
+    """The bid table: who bid what, who has won how many, who is over or under.
+
+    ``rows`` are :meth:`ohhell.View.bid_table` (or
+    :meth:`~ohhell.scoresheet.ScoreSheet.bid_table`) rows.
+    """
+    acting = set(to_act)
+    t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD)
+    t.add_column("", width=1, no_wrap=True)
+    t.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis")
+    t.add_column("bid", justify="right", no_wrap=True)
+    t.add_column("won", justify="right", no_wrap=True)
+    t.add_column("", no_wrap=True, min_width=8)
+    t.add_column("total", justify="right", no_wrap=True)
+    bid_sum = 0
+    for r in rows:
+        s = r["seat"]
+        b = r["bid"]
+        if b is not None:
+            bid_sum += b
+        status = r["status"]
+        style = ("green" if status in ("made", "on bid") else "red" if status.startswith(("over", "under"))
+                 else "yellow" if status.startswith("needs") else "dim")
+        name = Text(r["name"], style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
+        if r["dealer"]:
+            name.append(" (D)", style="dim")
+        won = r["won"]
+        t.add_row(Text("▶", style="bold bright_green") if s in acting else "",
+                  name,
+                  "-" if b is None else ("?" if b == "?" else str(b)),
+                  "" if won is None else str(won),
+                  Text(status, style=style),
+                  str(r["total"]))
+    if hand_size is not None:
+        diff = bid_sum - hand_size
+        rel = "even" if diff == 0 else (f"{-diff} under" if diff < 0 else f"{diff} over")
+        t.caption = f"bids total {bid_sum} for {hand_size} trick{'s' if hand_size != 1 else ''} ({rel})"
+    return t
+
+
+def live_bid_rows(v: View) -> list[dict]:
+    """:meth:`ohhell.View.bid_table` rows with the status of a hand in play:
+    ``needs k``, ``on bid`` (exactly the bid so far) or ``over by k``."""
+    rows = v.bid_table()
+    for r in rows:
+        b, w = r["bid"], r["won"]
+        if b is None:
+            continue
+        if v.phase == "bid" and not v.is_over:
+            r["won"] = None
+            r["status"] = "bid in"
+        elif w > b:
+            r["status"] = f"over by {w - b}"
+        elif w < b:
+            r["status"] = f"needs {b - w}"
+        else:
+            r["status"] = "on bid"
+    return rows
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One hand of a score table (``scores`` is ``None`` while it is being played)."""
+
+    number: int
+    cards: int
+    trump: "int | None"
+    dealer: int
+    bids: tuple
+    won: tuple
+    scores: "tuple[int, ...] | None"
+
+
+def score_rows_from_view(view: View) -> list[ScoreRow]:
+    """The score table's rows from what a seat sees (finished hands and the current one)."""
+    rows = [ScoreRow(h.index + 1, h.hand_size, None if h.trump_card is None else int(h.trump_card),
+                     h.dealer, tuple(h.bids), tuple(h.tricks_won), tuple(h.scores)) for h in view.past_hands]
+    if not view.is_over:
+        rows.append(ScoreRow(view.hand_index + 1, view.hand_size,
+                             None if view.trump_card is None else int(view.trump_card), view.dealer,
+                             tuple(view.bids), tuple(view.tricks_won) if view.phase == "play" else
+                             (None,) * view.players, None))
+    return rows
+
+
+def score_rows_from_sheet(sheet) -> list[ScoreRow]:
+    """The score table's rows from a score sheet (every hand begun)."""
+    rows = []
+    for k in range(sheet.hands_started):
+        p = sheet.plan(k)
+        tc = sheet.trump_card(k)
+        rows.append(ScoreRow(k + 1, p.hand_size, None if tc is None else int(tc), p.dealer,
+                             sheet.bids(k), sheet.tricks_won(k), sheet.scores(k)))
+    return rows
+
+
+def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "int | None" = None,
+                title: str = "Scores", show_trump: bool = True) -> Table:
+    """The score table by hand: each cell ``bid/won`` (green when made) and the running total."""
+    n = len(names)
+    t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD,
+              collapse_padding=True)
+    t.add_column("#", justify="right", no_wrap=True)
+    t.add_column("cards", justify="right", no_wrap=True)
+    if show_trump:
+        t.add_column("trump", no_wrap=True, justify="center")
+    for s, name in enumerate(names):
+        t.add_column(Text(name, style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), justify="right",
+                     no_wrap=True, overflow="ellipsis", ratio=1, min_width=6)
+    totals = [0] * n
+    for r in rows:
+        cells: list = [str(r.number), str(r.cards)]
+        if show_trump:
+            cells.append(suit_text(r.trump // 13) if r.trump is not None else Text("–", style="dim"))
+        for s in range(n):
+            b, w = r.bids[s], r.won[s]
+            if r.scores is None:
+                cell = Text(f"{'-' if b is None else b}/{'' if w is None else w}", style="dim")
+            else:
+                totals[s] += r.scores[s]
+                made = b == w
+                cell = Text(f"{b}/{w} ", style="green" if made else "red")
+                cell.append(f"{totals[s]:>3}", style="bold")
+            cells.append(cell)
+        t.add_row(*cells, style="on grey23" if highlight == r.number else "")
+    t.caption = "bid/won (green: made) and the running total"
+    return t
+
+
+def standings(totals: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(place, seat, total)`` best first; tied players share a place."""
+    ranked = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    out: list[tuple[int, int, int]] = []
+    for i, s in enumerate(ranked):
+        place = out[-1][0] if out and totals[out[-1][1]] == totals[s] else i + 1
+        out.append((place, s, totals[s]))
+    return out
+
+
+def standings_table(names: Sequence[str], totals: Sequence[int], *, made: "Sequence[int] | None" = None,
+                    title: str = "Final standings") -> Table:
+    """The standings: place, player, total (and bids made, when given)."""
+    t = Table(title=title, title_style="bold", pad_edge=False, box=box.SIMPLE_HEAD)
+    t.add_column("place", justify="right")
+    t.add_column("player")
+    t.add_column("total", justify="right")
+    if made is not None:
+        t.add_column("bids made", justify="right")
+    for place, s, total in standings(totals):
+        name = Text(names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
+        if place == 1:
+            name.append("  winner" if sum(1 for p, _, _ in standings(totals) if p == 1) == 1 else "  shares the win",
+                        style="bold bright_green")
+        row = [str(place), name, str(total)]
+        if made is not None:
+            row.append(str(made[s]))
+        t.add_row(*row)
+    return t
+
+
+def trick_table(v: View, *, you: "int | None" = None) -> Table:
+    """The trick on the table, one line per player in play order, the leader
+    first; before the next lead, the trick just finished with its winner."""
+    n = v.players
+    t = v.trick
+    if t.cards:
+        title = f"Trick {len(v.tricks) + 1} of {v.hand_size}"
+        cards, leader, winner, done = t.cards, t.leader, v.trick_winner_so_far, False
+    elif v.tricks:
+        last = v.tricks[-1]
+        title = f"Trick {len(v.tricks)} of {v.hand_size} — won by {v.names[last.winner]}"
+        cards, leader, winner, done = last.cards, last.leader, last.winner, True
+    elif v.is_over and v.past_hands:
+        last = v.past_hands[-1].tricks[-1]
+        title = f"Last trick — won by {v.names[last.winner]}"
+        cards, leader, winner, done = last.cards, last.leader, last.winner, True
+    else:
+        title = f"Trick 1 of {v.hand_size}" if v.phase == "play" else "Bidding"
+        cards, leader, winner, done = (), (v.dealer + 1) % n, None, False
+    table = Table(title=title, title_style="bold", show_header=False, box=None, pad_edge=False)
+    table.add_column(width=2)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    for i in range(n):
+        s = (leader + i) % n
+        card = cards[i] if i < len(cards) else None
+        mine = s == you and v.names[s].casefold() != "you"
+        name = Text(v.names[s] + (" (you)" if mine else ""), style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
+        mark = "▶" if not done and not v.is_over and v.phase == "play" and s == v.to_act else ""
+        note = Text("")
+        if i == 0 and card is not None:
+            note.append("led ", style="dim")
+        if card is not None and s == winner:
+            note.append("wins" if done else "winning", style="bold bright_green")
+        table.add_row(Text(mark, style="bold bright_green"), name,
+                      card_text(card) if card is not None else Text("·", style="dim"), note)
+    return table
+
+
+def explain_illegal(view: View, action: object) -> str:
+    """Why ``action`` is not open to the viewer now, in the viewer's words ("you ...")."""
+    legal = view.legal_actions()
+    if view.is_over:
+        return "The game is over."
+    if not legal:
+        who = view.names[view.to_act] if view.to_act is not None else "another player"
+        return f"It is not your turn: {who} is to act."
+    if view.phase == "bid":
+        h = view.hand_size
+        if not isinstance(action, Bid):
+            return f"Bid first: a whole number from 0 to {h}."
+        if action.tricks > h:
+            return f"Bids are 0 to {h}: this hand has {h} trick{'s' if h != 1 else ''}."
+        if action not in legal:
+            return (f"You deal and, with the hook, may not bid {action.tricks}: the bids would total {h}, "
+                    f"the number of tricks.")
+        return "That bid is allowed."  # pragma: no cover - only asked about illegal actions
+    if not isinstance(action, Play):
+        return "The bidding is over: play a card."
+    card = action.card
+    if not view.hand_mask >> card & 1:
+        return f"You do not hold {rank_text(card)}{SUIT_SYMBOLS[card // 13]}."
+    if action in legal:
+        return "That card is allowed."  # pragma: no cover
+    led = view.trick.cards[0] // 13 if view.trick.cards else None
+    if led is not None and any(c // 13 == led for c in mask_to_cards(view.hand_mask)):
+        return f"You must follow suit: you hold {SUIT_NAMES[led]} {SUIT_SYMBOLS[led]}."
+    if led is not None and view.trump is not None:
+        return (f"You cannot follow {SUIT_NAMES[led]}, so under must trump you must play a trump "
+                f"({SUIT_NAMES[view.trump]} {SUIT_SYMBOLS[view.trump]}).")
+    return "That card is not allowed now."  # pragma: no cover
+
+
+def describe_action(action: object) -> str:
+    """``bid 2`` or ``Q♠`` for the log."""
+    if isinstance(action, Play):
+        return rank_text(action.card) + SUIT_SYMBOLS[action.card // 13]
+    if isinstance(action, Bid):
+        return f"bid {action.tricks}"
+    return str(action)
+
+
+def cards_line(cards: Iterable[int]) -> Text:
+    """Cards separated by spaces, coloured."""
+    t = Text()
+    for i, c in enumerate(cards):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(CARDS[c]))
+    return t

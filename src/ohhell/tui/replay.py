@@ -1,0 +1,415 @@
+"""``ohhell replay``: step through any record forwards and backwards.
+
+A record (or a JSON Lines file of records, INTERFACES.md §1) is verified by
+:meth:`ohhell.Game.from_record`, then rewound with :meth:`ohhell.Game.undo`;
+stepping applies or takes back one action at a time.  Everyone's cards are
+shown (a record holds them all), or, on request, only what one seat saw.  A
+score sheet from ``ohhell score`` is stepped through hand by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, ProgressBar, Static
+
+from ..actions import Bid
+from ..errors import OhHellError, RecordError
+from ..game import Game
+from ..records import read_records
+from ..scoresheet import FORMAT as SHEET_FORMAT, ScoreSheet
+from .play import PLAY_CSS
+from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_action, hand_by_suit, live_bid_rows,
+                     score_rows_from_sheet, score_rows_from_view, score_table, trick_table, trump_text)
+from .widgets import ChartView
+
+__all__ = ["ReplayApp", "Replayer", "ReplayScreen", "SheetReplayScreen", "load_file"]
+
+
+def load_file(path: str) -> "list[dict] | ScoreSheet":
+    """The records in ``path`` (one record, or JSON Lines), or a score sheet.
+
+    :raises RecordError: for a file that holds neither (the message says where).
+    :raises OSError: when it cannot be read.
+    """
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
+        return ScoreSheet.from_dict(data)
+    if isinstance(data, dict):
+        return [data]
+    import io
+    records = list(read_records(io.StringIO(text), verify=False))
+    if not records:
+        raise RecordError(f"{path} holds no record")
+    return records  # type: ignore[return-value]
+
+
+class Replayer:
+    """A game that can be stepped through: position ``pos`` of ``len(actions)``.
+
+    :raises RecordError: when the record does not replay.
+    """
+
+    def __init__(self, record: dict) -> None:
+        final = Game.from_record(record)
+        self.record = record
+        self.actions: list[tuple[int, Any]] = list(final.actions())
+        self.game = final.copy()
+        for _ in self.actions:
+            self.game.undo()
+        self.pos = 0
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names."""
+        return list(self.game.names)
+
+    def forward(self) -> bool:
+        """Apply the next action; ``False`` at the end."""
+        if self.pos >= len(self.actions):
+            return False
+        seat, action = self.actions[self.pos]
+        self.game.apply(action, seat=seat)
+        self.pos += 1
+        return True
+
+    def back(self) -> bool:
+        """Take back the last action; ``False`` at the start."""
+        if self.pos == 0:
+            return False
+        self.game.undo()
+        self.pos -= 1
+        return True
+
+    def next_trick(self) -> None:
+        """Go to the end of the current trick (or of the bidding)."""
+        if not self.forward():
+            return
+        while self.pos < len(self.actions):
+            g = self.game
+            in_bidding = g.phase_name == "bid" and any(b is not None for b in g.bids)
+            in_trick = g.phase_name == "play" and bool(g.current_trick.cards)
+            if not (in_bidding or in_trick):
+                break
+            self.forward()
+
+    def prev_trick(self) -> None:
+        """Go back to the start of the current trick (or the one before)."""
+        if not self.back():
+            return
+        while self.pos > 0:
+            g = self.game
+            if (g.phase_name == "play" and not g.current_trick.cards) or (g.phase_name == "bid" and
+                                                                          all(b is None for b in g.bids)):
+                break
+            self.back()
+
+    def next_hand(self) -> None:
+        """Go to the start of the next hand (or the end)."""
+        k = self.game.hand_index
+        while self.pos < len(self.actions) and self.game.hand_index == k and not self.game.is_over:
+            self.forward()
+
+    def prev_hand(self) -> None:
+        """Go to the start of this hand, or of the previous one when already there."""
+        g = self.game
+        at_start = g.phase_name == "bid" and all(b is None for b in g.bids) and not g.is_over
+        if at_start and self.pos:
+            self.back()
+        k = self.game.hand_index
+        while self.pos > 0:
+            self.back()
+            if self.game.hand_index != k:
+                self.forward()
+                break
+
+    def go(self, pos: int) -> None:
+        """Go to position ``pos`` (clamped)."""
+        pos = max(0, min(pos, len(self.actions)))
+        while self.pos < pos:
+            self.forward()
+        while self.pos > pos:
+            self.back()
+
+
+class ReplayScreen(Screen):
+    """One record: the table at the current position, all hands or one seat's view."""
+
+    BINDINGS = [
+        Binding("right,l", "step(1)", "Next"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("down,j", "trick(1)", "Next trick"),
+        Binding("up,k", "trick(-1)", "Trick back"),
+        Binding("pagedown,J", "hand(1)", "Next hand"),
+        Binding("pageup,K", "hand(-1)", "Hand back"),
+        Binding("home,g", "edge(0)", "Start", show=False),
+        Binding("end,G", "edge(1)", "End", show=False),
+        Binding("v", "cycle_view", "View as"),
+        Binding("c", "chart", "Chart"),
+        Binding("full_stop", "game(1)", "Next game", show=False),
+        Binding("comma", "game(-1)", "Previous game", show=False),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, records: Sequence[dict], index: int = 0, seat: "int | None" = None,
+                 source: str = "") -> None:
+        super().__init__()
+        self.records = list(records)
+        self.index = index
+        self.source = source
+        self.rep = Replayer(self.records[index])
+        self.seat = seat
+        self._chart = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static("", id="info")
+                yield Static("", id="position")
+                yield ProgressBar(total=max(1, len(self.rep.actions)), show_eta=False, id="progress")
+                yield Static("", id="trick")
+                yield Static("", id="hands")
+                with Horizontal(id="controls"):
+                    for bid, label in (("start", "|<"), ("hand-back", "<< hand"), ("back", "<"),
+                                       ("next", ">"), ("hand-next", "hand >>"), ("end", ">|")):
+                        yield Button(label, id=f"r-{bid}", compact=True, classes="replay-button")
+            with Vertical(id="right"):
+                yield Static("", id="bids")
+                with VerticalScroll(id="scores-box"):
+                    yield Static("", id="scores")
+                yield ChartView([[0]], ["-"], id="chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#chart").display = False
+        self.refresh_replay()
+
+    def refresh_replay(self) -> None:
+        """Redraw the table at the current position."""
+        g = self.rep.game
+        n = g.players
+        view = g.view(self.seat) if self.seat is not None else g.spectator_view()
+        info = Text(f"Hand {view.hand_index + 1} of {view.hand_count}", style="bold")
+        info.append(f" · {view.hand_size} card{'s' if view.hand_size != 1 else ''} each · dealer ")
+        info.append(view.names[view.dealer], style=PLAYER_COLORS[view.dealer % len(PLAYER_COLORS)])
+        info.append(" · ")
+        info.append_text(trump_text(None if view.trump_card is None else int(view.trump_card)))
+        self.query_one("#info", Static).update(info)
+        pos = Text(f"Action {self.rep.pos} of {len(self.rep.actions)}", style="bold")
+        if self.rep.pos:
+            seat, action = self.rep.actions[self.rep.pos - 1]
+            pos.append(f" — last: {g.names[seat]} ")
+            if isinstance(action, Bid):
+                hidden = self.seat is not None and not view.bids_revealed and seat != self.seat
+                pos.append("bid (hidden)" if hidden else describe_action(action))
+            else:
+                pos.append_text(card_text(action.card))
+        who = "everyone's cards" if self.seat is None else f"what {g.names[self.seat]} saw"
+        pos.append(f" · showing {who}", style="dim")
+        if len(self.records) > 1:
+            pos.append(f" · game {self.index + 1} of {len(self.records)}", style="dim")
+        self.query_one("#position", Static).update(pos)
+        self.query_one("#progress", ProgressBar).update(total=max(1, len(self.rep.actions)),
+                                                       progress=self.rep.pos)
+        self.query_one("#trick", Static).update(trick_table(view, you=self.seat))
+        self.query_one("#hands", Static).update(self._hands(view))
+        to_act = [s for s in range(n) if g.legal_actions(seat=s)] if not g.is_over else []
+        self.query_one("#bids", Static).update(
+            bid_table(live_bid_rows(view), to_act=to_act, hand_size=view.hand_size,
+                      title=f"Bids — hand {view.hand_index + 1}"))
+        self.query_one("#scores", Static).update(
+            score_table(view.names, score_rows_from_view(view),
+                        highlight=None if view.is_over else view.hand_index + 1))
+        if self._chart:
+            self.query_one("#chart", ChartView).set_data(self._series(), view.names)
+        self.sub_title = self.source
+
+    def _series(self) -> list[list[int]]:
+        g = self.rep.game
+        series = [[0] for _ in range(g.players)]
+        for h in g.past_hands:
+            for s in range(g.players):
+                series[s].append(series[s][-1] + h.scores[s])
+        return series
+
+    def _hands(self, view) -> Table:
+        g = self.rep.game
+        t = Table(title="Hands" if self.seat is None else f"{g.names[self.seat]}'s hand", title_style="bold",
+                  show_header=False, box=None, pad_edge=False)
+        t.add_column(no_wrap=True)
+        t.add_column()
+        for s in range(g.players):
+            if g.is_over:
+                break
+            if self.seat is not None and s != self.seat:
+                t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]),
+                          Text(f"{view.cards_left(s)} cards", style="dim"))
+                continue
+            cards = Text()
+            for suit, cs in hand_by_suit(g.hand_mask(s), view.trump):
+                if cards.plain:
+                    cards.append("  ")
+                cards.append(("♣♦♥♠")[suit] + " ", style=SUIT_STYLE[suit])
+                cards.append(" ".join(card_text(c).plain[:-1] for c in cs), style=SUIT_STYLE[suit])
+            t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]),
+                      cards if cards.plain else Text("(no cards)", style="dim"))
+        if g.is_over:
+            t.add_row(Text("Game over.", style="bold"), Text("Winners: " + ", ".join(g.names[s] for s in g.winners)))
+        return t
+
+    # --- stepping ------------------------------------------------------------------------------
+
+    def action_step(self, d: int) -> None:
+        (self.rep.forward if d > 0 else self.rep.back)()
+        self.refresh_replay()
+
+    def action_trick(self, d: int) -> None:
+        (self.rep.next_trick if d > 0 else self.rep.prev_trick)()
+        self.refresh_replay()
+
+    def action_hand(self, d: int) -> None:
+        (self.rep.next_hand if d > 0 else self.rep.prev_hand)()
+        self.refresh_replay()
+
+    def action_edge(self, end: int) -> None:
+        self.rep.go(len(self.rep.actions) if end else 0)
+        self.refresh_replay()
+
+    def action_cycle_view(self) -> None:
+        n = self.rep.game.players
+        self.seat = 0 if self.seat is None else (None if self.seat == n - 1 else self.seat + 1)
+        self.refresh_replay()
+
+    def action_chart(self) -> None:
+        self._chart = not self._chart
+        self.query_one("#chart").display = self._chart
+        self.refresh_replay()
+
+    def action_game(self, d: int) -> None:
+        i = self.index + d
+        if not 0 <= i < len(self.records):
+            self.notify("No more games in this file.", severity="warning")
+            return
+        try:
+            rep = Replayer(self.records[i])
+        except OhHellError as e:
+            self.notify(f"Game {i + 1}: {e}", severity="error")
+            return
+        self.index, self.rep = i, rep
+        if self.seat is not None and self.seat >= rep.game.players:
+            self.seat = None
+        self.refresh_replay()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"r-start": lambda: self.action_edge(0), "r-end": lambda: self.action_edge(1),
+         "r-back": lambda: self.action_step(-1), "r-next": lambda: self.action_step(1),
+         "r-hand-back": lambda: self.action_hand(-1), "r-hand-next": lambda: self.action_hand(1)}[
+            str(event.button.id)]()
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class SheetReplayScreen(Screen):
+    """A score sheet, hand by hand: that hand's bid table and the scores up to it."""
+
+    BINDINGS = [Binding("right,l,down,j", "step(1)", "Next hand"), Binding("left,h,up,k", "step(-1)", "Back"),
+                Binding("home,g", "edge(0)", "First"), Binding("end,G", "edge(1)", "Last"),
+                Binding("q,escape", "quit", "Quit")]
+
+    def __init__(self, sheet: ScoreSheet, source: str = "") -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.source = source
+        self.hand = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static("", id="info")
+                yield Static("", id="bids")
+            with Vertical(id="right"):
+                with VerticalScroll(id="scores-box"):
+                    yield Static("", id="scores")
+                yield ChartView([[0]], ["-"], id="chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_replay()
+
+    def refresh_replay(self) -> None:
+        """Redraw for the current hand."""
+        sheet, k = self.sheet, self.hand
+        p = sheet.plan(k)
+        self.query_one("#info", Static).update(Group(
+            Text(f"Score sheet · hand {p.number} of {sheet.hand_count} ({sheet.hands_started} entered)",
+                 style="bold"),
+            Text(sheet.describe_plan(k)), Text(sheet.bid_summary(k), style="italic")))
+        self.query_one("#bids", Static).update(bid_table(sheet.bid_table(k), hand_size=p.hand_size,
+                                                         title=f"Hand {p.number}"))
+        rows = score_rows_from_sheet(sheet)[:k + 1]
+        self.query_one("#scores", Static).update(score_table(sheet.names, rows, highlight=k + 1))
+        totals = sheet.running_totals()[:k + 1]
+        series = [[0] + [t[s] for t in totals] for s in range(sheet.players)]
+        self.query_one("#chart", ChartView).set_data(series, sheet.names)
+        self.sub_title = self.source
+
+    def action_step(self, d: int) -> None:
+        self.hand = max(0, min(self.sheet.hands_started - 1, self.hand + d))
+        self.refresh_replay()
+
+    def action_edge(self, end: int) -> None:
+        self.hand = self.sheet.hands_started - 1 if end else 0
+        self.refresh_replay()
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+REPLAY_CSS = PLAY_CSS + """
+#position { height: auto; }
+#progress { margin: 0 0 1 0; }
+#hands { height: auto; margin: 1 0; }
+#controls { height: auto; }
+.replay-button { margin: 0 1 0 0; width: auto; min-width: 4; }
+"""
+
+
+class ReplayApp(App):
+    """``ohhell replay FILE``: step through records (or a score sheet)."""
+
+    TITLE = "Oh Hell replay"
+    CSS = REPLAY_CSS
+
+    def __init__(self, content: "list[dict] | ScoreSheet", *, index: int = 0, seat: "int | None" = None,
+                 position: "int | None" = None, source: str = "") -> None:
+        super().__init__()
+        self.content = content
+        self.index = index
+        self.seat = seat
+        self.position = position
+        self.source = source
+
+    def on_mount(self) -> None:
+        if isinstance(self.content, ScoreSheet):
+            self.push_screen(SheetReplayScreen(self.content, self.source))
+            return
+        screen = ReplayScreen(self.content, self.index, self.seat, self.source)
+        if self.position is not None:
+            screen.rep.go(self.position if self.position >= 0 else len(screen.rep.actions) + 1 + self.position)
+        self.push_screen(screen)

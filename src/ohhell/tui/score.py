@@ -1,0 +1,579 @@
+"""``ohhell score``: the scorekeeper for a game played with real cards.
+
+Everything is decided by :class:`~ohhell.scoresheet.ScoreSheet`; this screen
+asks for each entry in turn, shows the plan of the hand, the bid table and the
+running score table, and saves the sheet after every change.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import Sequence
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Static
+
+from ..errors import OhHellError, RulesError
+from ..scoresheet import EntryError, ScoreSheet
+from .play import PLAY_CSS, MessageScreen, data_dir
+from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, standings_table
+from .setup import Settings, SetupScreen
+from .widgets import ChartView
+
+__all__ = ["ScoreApp", "SheetScreen", "EditHandScreen", "default_sheet_path", "archive_path"]
+
+
+def default_sheet_path() -> str:
+    """The file ``ohhell score`` keeps its sheet in unless told otherwise."""
+    return os.path.join(data_dir(), "scoresheet.json")
+
+
+def archive_path(path: str) -> str:
+    """Where a finished or abandoned sheet is moved when a new one starts: ``NAME-YYYYmmdd-HHMMSS.json``."""
+    stem, ext = os.path.splitext(path)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = f"{stem}-{stamp}{ext or '.json'}"
+    i = 2
+    while os.path.exists(out):
+        out = f"{stem}-{stamp}-{i}{ext or '.json'}"
+        i += 1
+    return out
+
+
+COMMANDS_HELP = """[b]Entering[/b]: type the number asked for and press Enter (or click a number).
+
+[b]Commands[/b] (type them in the same box, or use the keys):
+  [b]u[/b], undo          take back the last entry                     (F4)
+  [b]e N[/b], edit N      correct hand N: its bids and tricks          (F2: this hand)
+  [b]b N[/b], bids N      show the bid table of hand N                 (F3: this hand)
+  [b]t QS[/b], trump QS   note the card turned for trump (t - forgets it)
+  [b]name N Alice[/b]     correct the name of seat N
+  [b]?[/b], help          this help
+  [b]q[/b], quit          leave (the sheet is saved; `ohhell score` resumes it)
+
+Every entry is saved at once, so closing the terminal loses nothing."""
+
+
+class EditHandScreen(ModalScreen):
+    """Correct the bids and tricks won of one hand; totals are recomputed."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]
+
+    def __init__(self, sheet: ScoreSheet, hand: int) -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.hand = hand
+
+    def compose(self) -> ComposeResult:
+        sheet, k = self.sheet, self.hand
+        p = sheet.plan(k)
+        bids, won = sheet.bids(k), sheet.tricks_won(k)
+        with VerticalScroll(id="edit-box", classes="modal-box"):
+            yield Static(Text(f"Correct hand {p.number}: {p.hand_size} card{'s' if p.hand_size != 1 else ''}, "
+                              f"{sheet.names[p.dealer]} deals", style="bold"))
+            with Horizontal(classes="edit-row"):
+                yield Label("player", classes="edit-name")
+                yield Label("bid", classes="edit-head")
+                yield Label("won", classes="edit-head")
+            for s in sheet.order(k):
+                with Horizontal(classes="edit-row"):
+                    yield Label(Text(sheet.names[s] + (" (D)" if s == p.dealer else ""),
+                                     style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), classes="edit-name")
+                    yield Input("" if bids[s] is None else str(bids[s]), id=f"edit-bid-{s}",
+                                classes="edit-field", disabled=bids[s] is None, compact=True)
+                    yield Input("" if won[s] is None else str(won[s]), id=f"edit-won-{s}",
+                                classes="edit-field", disabled=won[s] is None, compact=True)
+            yield Static("", id="edit-error")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Save (ctrl+s)", id="edit-save", variant="primary")
+                yield Button("Cancel (Esc)", id="edit-cancel")
+
+    def on_mount(self) -> None:
+        for w in self.query(Input):
+            if not w.disabled:
+                w.focus()
+                break
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "edit-save":
+            self.action_save()
+        else:
+            self.dismiss(False)
+
+    def action_save(self) -> None:
+        n = self.sheet.players
+        bids = [self._value(f"#edit-bid-{s}") for s in range(n)]
+        won = [self._value(f"#edit-won-{s}") for s in range(n)]
+        try:
+            self.sheet.correct_hand(self.hand, bids=bids, tricks_won=won)
+        except EntryError as e:
+            self.query_one("#edit-error", Static).update(Text(str(e), style="bold red"))
+            return
+        self.dismiss(True)
+
+    def _value(self, selector: str) -> "str | None":
+        w = self.query_one(selector, Input)
+        return None if w.disabled else w.value
+
+
+class SheetOverScreen(Screen):
+    """The final standings and the chart of the scores over the hands."""
+
+    BINDINGS = [Binding("n", "new", "New sheet"), Binding("e", "back", "Back to the sheet"),
+                Binding("q,escape", "quit", "Quit")]
+
+    def __init__(self, sheet: ScoreSheet, path: str) -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        sheet = self.sheet
+        n = sheet.players
+        series = [[0] + [t[s] for t in sheet.running_totals()] for s in range(n)]
+        made = [sum(1 for k in range(sheet.hands_started) if sheet.scores(k) is not None
+                    and sheet.bids(k)[s] == sheet.tricks_won(k)[s]) for s in range(n)]
+        win = [sheet.names[s] for s in sheet.winners]
+        headline = f"{win[0]} wins!" if len(win) == 1 else f"{' and '.join(win)} share the win!"
+        yield Header()
+        with VerticalScroll(id="over"):
+            yield Static(Text(f"Game over — {headline}", style="bold bright_green"), id="over-title")
+            yield Static(standings_table(sheet.names, sheet.totals, made=made), id="standings")
+            yield Static(Text("Scores over the hands", style="bold"), classes="chart-title")
+            yield ChartView(series, sheet.names, id="chart")
+            yield Static(Text(f"The sheet is saved in {self.path}.", style="dim"))
+            with Horizontal(classes="modal-buttons"):
+                yield Button("New sheet (n)", id="new", variant="primary")
+                yield Button("Back to the sheet (e)", id="back")
+                yield Button("Quit (q)", id="quit")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"new": self.action_new, "back": self.action_back, "quit": self.action_quit}[str(event.button.id)]()
+
+    def action_new(self) -> None:
+        self.dismiss("new")
+
+    def action_back(self) -> None:
+        self.dismiss("back")
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class SheetScreen(Screen):
+    """The scorekeeper's main screen: the hand's plan, the entry box, the tables."""
+
+    BINDINGS = [
+        Binding("f2", "edit", "Correct this hand", priority=True),
+        Binding("f3", "bids", "Bid table", priority=True),
+        Binding("f4", "undo", "Take back", priority=True),
+        Binding("f1", "help", "Help", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, sheet: ScoreSheet, path: "str | None") -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.path = path
+        self.save_error: "str | None" = None
+        self._over_shown = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static("", id="plan")
+                yield Static("", id="bids")
+                yield Static("", id="prompt")
+                yield Input(id="entry", placeholder="a number, or ? for commands")
+                yield Horizontal(id="quick")
+                yield Static("", id="message")
+                yield Static("", id="leader")
+            with Vertical(id="right"):
+                with VerticalScroll(id="scores-box"):
+                    yield Static("", id="scores")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.sheet.rules.describe()
+        self.refresh_sheet()
+        self.query_one("#entry", Input).focus()
+        if self.sheet.is_over:
+            self.call_after_refresh(self._show_over)
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def refresh_sheet(self) -> None:
+        """Redraw everything from the sheet."""
+        sheet = self.sheet
+        k = sheet.hand_index
+        p = sheet.plan(k)
+        plan = Text(sheet.describe_plan(k), style="bold")
+        tc = sheet.trump_card(k)
+        if tc is not None:
+            plan.append(f" (turned: {tc})", style="bold")
+        self.query_one("#plan", Static).update(plan)
+        rows = sheet.bid_table(k)
+        to = sheet.to_enter
+        self.query_one("#bids", Static).update(
+            bid_table(rows, to_act=[] if to is None else [to], hand_size=p.hand_size,
+                      title=f"Hand {p.number}: bids and tricks"))
+        self.query_one("#prompt", Static).update(self._prompt())
+        self.query_one("#scores", Static).update(
+            score_table(sheet.names, score_rows_from_sheet(sheet),
+                        highlight=None if sheet.is_over else p.number))
+        leaders = sheet.leaders()
+        totals = sheet.totals
+        if sheet.finished_hands:
+            who = " and ".join(sheet.names[s] for s in leaders)
+            lead = Text(("Winner" if sheet.is_over else "Leading") + f": {who} with {totals[leaders[0]]}",
+                        style="bold")
+        else:
+            lead = Text("No hand scored yet.", style="dim")
+        if self.save_error:
+            lead = Text.assemble(lead, "\n", Text(self.save_error, style="bold red"))
+        elif self.path:
+            lead = Text.assemble(lead, "\n", Text(f"Saved in {self.path} after every entry.", style="dim"))
+        self.query_one("#leader", Static).update(lead)
+        self.call_later(self._quick_buttons)
+
+    def _prompt(self) -> Text:
+        sheet = self.sheet
+        if sheet.is_over:
+            return Text("The game is over. Type e N to correct hand N, or q to quit.", style="bold")
+        seat = sheet.to_enter
+        p = sheet.plan()
+        name = sheet.names[seat]
+        if sheet.phase == "bid":
+            t = Text("Bid of ", style="bold")
+            t.append(name, style="bold " + PLAYER_COLORS[seat % len(PLAYER_COLORS)])
+            allowed = sheet.allowed_bids()
+            t.append(f" (0 to {p.hand_size})" + (" — the dealer" if seat == p.dealer else ""))
+            note = sheet.hook_note()
+            if note:
+                t.append("\n" + note, style="yellow")
+            elif len(allowed) == p.hand_size + 1 and seat == p.dealer and sheet.rules.hook:
+                t.append("\nWith these bids the hook forbids nothing.", style="dim")
+            return t
+        t = Text("Tricks won by ", style="bold")
+        t.append(name, style="bold " + PLAYER_COLORS[seat % len(PLAYER_COLORS)])
+        entered = [w for w in sheet.tricks_won() if w is not None]
+        left = p.hand_size - sum(entered)
+        t.append(f" (0 to {p.hand_size}; {left} of {p.hand_size} not yet counted)")
+        return t
+
+    async def _quick_buttons(self) -> None:
+        box = self.query_one("#quick", Horizontal)
+        sheet = self.sheet
+        if sheet.is_over:
+            values: list[int] = []
+        elif sheet.phase == "bid":
+            values = list(sheet.allowed_bids())
+        else:
+            p = sheet.plan()
+            left = p.hand_size - sum(w for w in sheet.tricks_won() if w is not None)
+            values = list(range(left + 1))
+        key = tuple(values)
+        if getattr(box, "_values", None) == key:
+            return
+        box._values = key  # type: ignore[attr-defined]
+        await box.remove_children()
+        await box.mount_all([Button(str(v), id=f"quick-{v}", compact=True, classes="quick-button")
+                             for v in values])
+
+    def say(self, text: str, style: str = "bold red") -> None:
+        """Show a message under the entry box."""
+        self.query_one("#message", Static).update(Text(text, style=style))
+
+    # --- saving --------------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Save the sheet (atomically); a failure is shown, never hidden."""
+        if not self.path:
+            return
+        try:
+            self.sheet.save(self.path)
+            self.save_error = None
+        except OSError as e:
+            self.save_error = f"Could not save to {self.path}: {e.strerror or e}. Your entries are kept " \
+                              f"in memory; fix the problem or quit with another file."
+
+    def changed(self, message: str = "", style: str = "green") -> None:
+        """After any change: save, redraw, and show the end of the game when it comes."""
+        self.save()
+        self.refresh_sheet()
+        if message:
+            self.say(message, style)
+        if self.sheet.is_over and not self._over_shown:
+            self.call_after_refresh(self._show_over)
+
+    # --- entering ------------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "entry":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        self.submit(text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = str(event.button.id)
+        if bid.startswith("quick-"):
+            self.submit(bid.split("-", 1)[1])
+            self.query_one("#entry", Input).focus()
+
+    def submit(self, text: str) -> None:
+        """Handle one line typed in the entry box: a number or a command."""
+        sheet = self.sheet
+        if text.isdecimal() or (text and text[0].isdigit()):
+            if sheet.is_over:
+                self.say("The game is over: type e N to correct hand N.")
+                return
+            seat = sheet.to_enter
+            finished_before = sheet.finished_hands
+            try:
+                kind = sheet.enter(text)
+            except EntryError as e:
+                self.say(str(e))
+                return
+            msg = f"{sheet.names[seat]} {'bids' if kind == 'bid' else 'won'} {int(text)}."
+            if sheet.finished_hands > finished_before:
+                done = sheet.finished_hands - 1
+                scores = sheet.scores(done)
+                msg += f" Hand {done + 1} scored: " + ", ".join(
+                    f"{sheet.names[s]} {scores[s]:+d}" for s in range(sheet.players))
+            self.changed(msg)
+            return
+        self.command(text)
+
+    def command(self, text: str) -> None:
+        """A typed command (see :data:`COMMANDS_HELP`)."""
+        sheet = self.sheet
+        words = text.split()
+        if not words:
+            what = "bid" if sheet.phase == "bid" else "number of tricks"
+            p = sheet.plan()
+            self.say(f"Type a {what}: a whole number from 0 to {p.hand_size}." if not sheet.is_over
+                     else "The game is over.")
+            return
+        cmd, rest = words[0].lower(), words[1:]
+        if cmd in ("?", "h", "help"):
+            self.action_help()
+        elif cmd in ("u", "undo"):
+            self.action_undo()
+        elif cmd in ("q", "quit", "exit"):
+            self.action_quit()
+        elif cmd in ("e", "edit"):
+            k = self._hand_arg(rest)
+            if k is not None:
+                self.edit(k)
+        elif cmd in ("b", "bids"):
+            k = self._hand_arg(rest)
+            if k is not None:
+                self.show_bids(k)
+        elif cmd in ("t", "trump"):
+            card = " ".join(rest)
+            try:
+                sheet.set_trump_card(None if card in ("", "-") else card)
+            except EntryError as e:
+                self.say(str(e))
+                return
+            tc = sheet.trump_card()
+            self.changed(f"Trump card noted: {tc}." if tc is not None else "Trump card forgotten.")
+        elif cmd == "name":
+            if len(rest) < 2 or not rest[0].isdigit():
+                self.say("Write: name N NEWNAME (N is the seat, 1 to %d)." % sheet.players)
+                return
+            try:
+                seat = int(rest[0]) - 1
+                old = sheet.names[seat] if 0 <= seat < sheet.players else None
+                sheet.rename(seat, " ".join(rest[1:]))
+            except EntryError as e:
+                self.say(str(e))
+                return
+            self.changed(f"{old} is now {sheet.names[seat]}.")
+        else:
+            if sheet.is_over:
+                self.say(f"{text!r} is not a command. Type ? for the list.")
+                return
+            what = "bid" if sheet.phase == "bid" else "number of tricks"
+            self.say(f"{text!r} is not a {what}: type a whole number from 0 to {sheet.plan().hand_size} "
+                     f"(or ? for the commands).")
+
+    def _hand_arg(self, rest: Sequence[str]) -> "int | None":
+        sheet = self.sheet
+        if not rest:
+            return sheet.hand_index
+        if not rest[0].isdigit() or not 1 <= int(rest[0]) <= sheet.hands_started:
+            self.say(f"Give a hand number from 1 to {sheet.hands_started}.")
+            return None
+        return int(rest[0]) - 1
+
+    # --- commands ------------------------------------------------------------------------------
+
+    def edit(self, hand: int) -> None:
+        """Open the correction form for a hand."""
+        sheet = self.sheet
+        if all(b is None for b in sheet.bids(hand)):
+            self.say(f"Nothing has been entered in hand {hand + 1} yet.", style="yellow")
+            return
+        before = sheet.totals
+
+        def done(changed: object) -> None:
+            if changed:
+                after = sheet.totals
+                diff = ", ".join(f"{sheet.names[s]} {before[s]}→{after[s]}" for s in range(sheet.players)
+                                 if before[s] != after[s])
+                self._over_shown = self._over_shown and sheet.is_over
+                self.changed(f"Hand {hand + 1} corrected." + (f" Totals: {diff}." if diff else ""))
+            self.query_one("#entry", Input).focus()
+
+        self.app.push_screen(EditHandScreen(sheet, hand), done)
+
+    def show_bids(self, hand: int) -> None:
+        """Show one hand's bid table."""
+        sheet = self.sheet
+        p = sheet.plan(hand)
+        body = Group(bid_table(sheet.bid_table(hand), hand_size=p.hand_size,
+                               title=f"Hand {p.number}: {p.hand_size} cards, {sheet.names[p.dealer]} deals"),
+                     Text(sheet.bid_summary(hand), style="italic"))
+        self.app.push_screen(MessageScreen(body, button="Close (Enter)"))
+
+    def action_edit(self) -> None:
+        k = self.sheet.hand_index
+        if all(b is None for b in self.sheet.bids(k)) and k > 0:
+            k -= 1
+        self.edit(k)
+
+    def action_bids(self) -> None:
+        self.show_bids(self.sheet.hand_index)
+
+    def action_undo(self) -> None:
+        try:
+            what = self.sheet.undo()
+        except EntryError as e:
+            self.say(str(e), style="yellow")
+            return
+        self._over_shown = self._over_shown and self.sheet.is_over
+        self.changed(f"Taken back: {what}.", style="yellow")
+
+    def action_help(self) -> None:
+        self.app.push_screen(MessageScreen(Text.from_markup(COMMANDS_HELP), button="Close (Enter)",
+                                           box_id="help-box"))
+
+    def action_quit(self) -> None:
+        self.save()
+        self.app.exit()
+
+    def _show_over(self) -> None:
+        if self._over_shown or not self.sheet.is_over:
+            return
+        self._over_shown = True
+        self.app.push_screen(SheetOverScreen(self.sheet, self.path or "(not saved)"), self._after_over)
+
+    def _after_over(self, result: object) -> None:
+        if result == "new":
+            app = self.app
+            if isinstance(app, ScoreApp):
+                app.call_later(app.new_sheet)
+        else:
+            self.query_one("#entry", Input).focus()
+
+
+SCORE_CSS = PLAY_CSS + """
+#plan { height: auto; margin: 1 0; }
+#prompt { height: auto; margin: 1 0 0 0; }
+#entry { width: 40; }
+#quick { height: auto; margin: 1 0 0 0; }
+.quick-button { margin: 0 1 0 0; min-width: 4; }
+#message { height: auto; min-height: 2; margin: 1 0; }
+#leader { height: auto; }
+.edit-row { height: 1; margin: 0 0 1 0; }
+.edit-name { width: 20; }
+.edit-head { width: 10; }
+.edit-field { width: 8; margin: 0 2 0 0; }
+#edit-error { height: auto; margin: 1 0 0 0; }
+EditHandScreen { align: center middle; }
+"""
+
+
+class ScoreApp(App):
+    """``ohhell score``: keep score for people playing with real cards."""
+
+    TITLE = "Oh Hell scorekeeper"
+    CSS = SCORE_CSS
+
+    def __init__(self, path: "str | None", settings: Settings, *, sheet: "ScoreSheet | None" = None,
+                 setup: bool = True) -> None:
+        super().__init__()
+        self.path = path
+        self.settings = settings
+        self.sheet = sheet
+        self.setup = setup
+        self.screen_sheet: "SheetScreen | None" = None
+
+    def on_mount(self) -> None:
+        if self.sheet is not None:
+            self.show_sheet(self.sheet)
+        elif self.setup:
+            self.push_setup()
+        else:
+            self.start(self.settings)
+
+    def push_setup(self) -> None:
+        """Ask for the players, the first dealer and the rules."""
+        self.push_screen(SetupScreen(self.settings, bots=None, title="New score sheet",
+                                     dealer_required=True), self._after_setup)
+
+    def _after_setup(self, result: object) -> None:
+        if isinstance(result, Settings):
+            self.settings = result
+            self.start(result)
+
+    def start(self, settings: Settings) -> None:
+        """Start a new sheet (an existing file is moved aside first, never overwritten)."""
+        try:
+            sheet = ScoreSheet(settings.rules, settings.names, settings.dealer or 0)
+        except (RulesError, OhHellError) as e:  # pragma: no cover - the setup screen checked
+            self.notify(str(e), severity="error")
+            return
+        if self.path and os.path.exists(self.path):
+            os.replace(self.path, archive_path(self.path))
+        self.sheet = sheet
+        self.show_sheet(sheet)
+        if self.screen_sheet:
+            self.screen_sheet.save()
+
+    def show_sheet(self, sheet: ScoreSheet) -> None:
+        """Show the main screen for ``sheet``."""
+        self.screen_sheet = SheetScreen(sheet, self.path)
+        self.push_screen(self.screen_sheet)
+
+    async def new_sheet(self) -> None:
+        """A new sheet with the same players (the finished one is kept under another name)."""
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        if self.sheet is not None:
+            self.settings = Settings(self.sheet.rules, list(self.sheet.names), [],
+                                     (self.sheet.first_dealer + self.sheet.hand_count) % self.sheet.players)
+        self.sheet = None
+        self.push_setup()
+
+
+def settings_for(rules, names: "Sequence[str] | None", dealer: "int | None") -> Settings:
+    """Settings for the setup screen from the command line's flags."""
+    n = rules.players
+    names = list(names) if names else [f"Player {s + 1}" for s in range(n)]
+    return Settings(rules, names, [None] * n, dealer if dealer is not None else 0)
+
