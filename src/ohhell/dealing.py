@@ -10,16 +10,18 @@ gives the same deals on every platform and Python version:
 2. The *hand key* of hand ``k`` (0-based) is
    ``SHA-256(UTF-8("ohhell/deal/v1/" + seed_text + "/" + decimal(k)))``,
    32 bytes.
-3. The stream ``SHAKE-256(hand_key)`` is read for 416 bytes: 52 big-endian
-   unsigned 64-bit keys, key ``c`` for card ``c`` (``card = suit * 13 + rank``,
-   clubs, diamonds, hearts, spades; two low, ace high).
-4. The shuffled deck is the cards sorted by ``(key, card)``.
+3. The stream ``SHAKE-256(hand_key)`` is read for 416 bytes.  Card ``c``
+   (``card = suit * 13 + rank``: clubs, diamonds, hearts, spades; two low,
+   ace high) gets the sort key made of stream bytes ``8c .. 8c+6`` followed
+   by the byte ``c``, read as a big-endian unsigned 64-bit integer (so the
+   keys are distinct, and the card number breaks ties in the first 7 bytes).
+4. The shuffled deck is the cards in increasing order of their keys.
 5. With ``n`` players, ``h`` cards each and dealer ``d``: deck card ``i``
    (``i < n*h``) goes to seat ``(d + 1 + i) mod n``, one card at a time from
    the dealer's left, as at a real table.  If the hand has a trump, the trump
    card is deck card ``n*h``; the rest is the unseen stock.
-6. The first dealer is ``int.from_bytes(SHAKE-256(UTF-8("ohhell/dealer/v1/" +
-   seed_text)).digest(8), "big") mod n``.
+6. The first dealer is ``int.from_bytes(SHA-256(hand_key_0 + b"/dealer")[:8],
+   "big") mod n``, where ``hand_key_0`` is the key of hand 0.
 
 Publishing ``commitment(seed, k) = SHA-256(hand_key)`` before hand ``k`` and
 the seed after the game proves the deal was fixed in advance (the server's
@@ -42,10 +44,12 @@ import struct
 from .cards import CARDS, Card
 
 __all__ = ["seed_text", "hand_key", "commitment", "shuffled_deck", "deal_from_key", "deal_cards",
-           "first_dealer", "random_hand_key", "verify_commitment"]
+           "first_dealer", "dealer_from_key", "random_hand_key", "verify_commitment"]
 
 _UNPACK = struct.Struct(">52Q").unpack
-_DECK = tuple(range(52))
+_CARD_BYTES = bytes(range(52))
+_BIT = tuple(1 << c for c in range(52))
+_PACK = [struct.Struct(f">{k}Q").pack for k in range(53)]
 
 
 def seed_text(seed: "int | str") -> str:
@@ -60,7 +64,8 @@ def seed_text(seed: "int | str") -> str:
 
 def hand_key(seed: "int | str", hand_index: int) -> bytes:
     """The 32-byte key that deals hand ``hand_index`` (0-based) of a seeded game."""
-    return hashlib.sha256(f"ohhell/deal/v1/{seed_text(seed)}/{hand_index}".encode()).digest()
+    text = seed if seed.__class__ is str else seed_text(seed)
+    return hashlib.sha256(f"ohhell/deal/v1/{text}/{hand_index}".encode()).digest()
 
 
 def commitment(key: bytes) -> str:
@@ -80,8 +85,9 @@ def random_hand_key() -> bytes:
 
 def shuffled_deck(key: bytes) -> list[int]:
     """The 52 cards in the order a hand key shuffles them."""
-    keys = _UNPACK(hashlib.shake_256(key).digest(416))
-    return sorted(_DECK, key=keys.__getitem__)
+    stream = bytearray(hashlib.shake_256(key).digest(416))
+    stream[7::8] = _CARD_BYTES
+    return [k & 255 for k in sorted(_UNPACK(stream))]
 
 
 def deal_from_key(key: bytes, players: int, hand_size: int, dealer: int,
@@ -91,13 +97,18 @@ def deal_from_key(key: bytes, players: int, hand_size: int, dealer: int,
     Returns ``(hands, trump_card)``: ``hands[s]`` is seat ``s``'s cards as a
     mask; ``trump_card`` is the turned card, or ``-1`` when there is no trump.
     """
-    deck = shuffled_deck(key)
+    stream = bytearray(hashlib.shake_256(key).digest(416))
+    stream[7::8] = _CARD_BYTES
+    dealt = players * hand_size
+    top = sorted(_UNPACK(stream))[:dealt + 1]
+    # The low byte of each sorted key is its card: pack them back and take every 8th byte.
+    deck = _PACK[len(top)](*top)[7::8]
     hands = [0] * players
-    seat = dealer
-    for card in deck[:players * hand_size]:
-        seat = seat + 1 if seat + 1 < players else 0
-        hands[seat] |= 1 << card
-    return hands, (deck[players * hand_size] if trump else -1)
+    bit = _BIT.__getitem__
+    for j in range(players):
+        # Deck cards j, j+n, j+2n, ... go to the j-th seat after the dealer.
+        hands[(dealer + 1 + j) % players] = sum(map(bit, deck[j:dealt:players]))
+    return hands, (deck[dealt] if trump else -1)
 
 
 def deal_cards(seed: "int | str", hand_index: int, *, players: int, hand_size: int, dealer: int,
@@ -112,5 +123,9 @@ def first_dealer(seed: "int | str | None", players: int) -> int:
     """The first dealer of a game: drawn from the seed, or from the CSPRNG without one."""
     if seed is None:
         return secrets.randbelow(players)
-    digest = hashlib.shake_256(f"ohhell/dealer/v1/{seed_text(seed)}".encode()).digest(8)
-    return int.from_bytes(digest, "big") % players
+    return dealer_from_key(hand_key(seed, 0), players)
+
+
+def dealer_from_key(key0: bytes, players: int) -> int:
+    """The first dealer drawn from the key of hand 0 (step 6 above)."""
+    return int.from_bytes(hashlib.sha256(key0 + b"/dealer").digest()[:8], "big") % players

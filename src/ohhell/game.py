@@ -51,12 +51,16 @@ for _s in range(4):
         _t[_m] = _t[_m ^ (1 << _hb)] + (PLAYS[_s * 13 + _hb],)
     _SUIT_PLAYS.append(_t)
 _P0, _P1, _P2, _P3 = _SUIT_PLAYS
+_SHIFT = (0, 13, 26, 39)
 del _s, _t, _m, _hb
 
 # _BIDS_UPTO[h]: bids 0..h;  _HOOK_BIDS[h][x]: bids 0..h without x.
 _BIDS_UPTO = tuple(BIDS[:h + 1] for h in range(53))
 _HOOK_BIDS = tuple(tuple(BIDS[:x] + BIDS[x + 1:h + 1] for x in range(h + 1)) for h in range(18))
 _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(8))
+_NO_GIVEN: dict = {}        # shared, never mutated: no hand dealt from given cards
+_new_trick = tuple.__new__   # builds a NamedTuple without its Python-level __new__
+_DEFAULT_NAMES = tuple(tuple(f"Seat {s}" for s in range(n)) for n in range(8))
 
 
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
@@ -77,31 +81,37 @@ class Trick(NamedTuple):
         return (self.leader + i) % players
 
 
-class HandRecord:
+class HandRecord(NamedTuple):
     """Everything about one finished hand (immutable).
 
     ``deal[s]`` is seat ``s``'s cards as a mask, ``trump_card`` the turned card
-    or ``None``, ``tricks`` the :class:`Trick` list in order.
+    or ``None``, ``tricks`` the :class:`Trick` list in order, ``bid_order``
+    the seats in the order they bid (``None``: clockwise from the dealer's left).
     """
 
-    __slots__ = ("index", "dealer", "hand_size", "deal", "trump_card", "bids", "tricks",
-                 "tricks_won", "scores")
-
-    def __init__(self, index, dealer, hand_size, deal, trump_card, bids, tricks, tricks_won, scores):
-        self.index = index
-        self.dealer = dealer
-        self.hand_size = hand_size
-        self.deal = deal
-        self.trump_card = trump_card
-        self.bids = bids
-        self.tricks = tricks
-        self.tricks_won = tricks_won
-        self.scores = scores
+    index: int
+    dealer: int
+    hand_size: int
+    deal: tuple
+    trump_card: "Card | None"
+    bids: tuple
+    tricks: tuple
+    tricks_won: tuple
+    scores: tuple
+    bid_order: "tuple | None" = None
 
     @property
     def trump(self) -> "int | None":
         """The trump suit, or ``None``."""
         return None if self.trump_card is None else self.trump_card // 13
+
+    @property
+    def order(self) -> tuple:
+        """The seats in the order they bid."""
+        if self.bid_order is not None:
+            return self.bid_order
+        n = len(self.bids)
+        return tuple((self.dealer + 1 + i) % n for i in range(n))
 
     def __repr__(self) -> str:
         return (f"HandRecord(hand {self.index + 1}, dealer {self.dealer}, {self.hand_size} cards, "
@@ -111,6 +121,11 @@ class HandRecord:
 
 class Game:
     """A game of Oh Hell under some :class:`Rules`.
+
+    ``is_over`` (whether the last hand has been scored), ``to_act`` (the seat
+    whose decision is next, ``None`` once over), ``dealer``, ``hand_size`` and
+    ``phase`` (0 bid, 1 play, 2 over; :attr:`phase_name` in words) are plain
+    attributes: read them, never assign them.
 
     :param rules: the rules (default: ``Rules()``, the standard game for 4).
     :param seed: an ``int`` or ``str`` the deals are drawn from (see
@@ -123,8 +138,8 @@ class Game:
     __slots__ = ("rules", "seed", "names", "_n", "_next", "_hook", "_simul", "_must_trump",
                  "_index", "dealer", "hand_size", "trump", "trump_card", "_hands", "_deal",
                  "phase", "to_act", "_bids", "_nbids", "_bidsum", "_won", "_trick", "_leader",
-                 "_led", "_best", "_winner", "_tricks", "_past", "_totals", "_history", "_given",
-                 "_keys", "_first_dealer")
+                 "_led", "_best", "_winner", "_tricks", "_past", "_totals", "_bid_order", "_given",
+                 "_keys", "_first_dealer", "is_over")
 
     def __init__(self, rules: "Rules | None" = None, seed: "int | str | None" = None, *,
                  dealer: "int | None" = None, names: "Sequence[str] | None" = None,
@@ -133,17 +148,16 @@ class Game:
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
         n = rules.players
-        if seed is not None:
+        if seed is not None and seed.__class__ is not int and seed.__class__ is not str:
             try:
                 dealing.seed_text(seed)
             except TypeError as e:
                 raise RulesError(str(e)) from None
-        if dealer is None:
-            dealer = dealing.first_dealer(seed, n)
-        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < n):
             raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         if names is None:
-            names = [f"Seat {s}" for s in range(n)]
+            names = list(_DEFAULT_NAMES[n])
         else:
             names = [str(x) for x in names]
             if len(names) != n:
@@ -156,12 +170,14 @@ class Game:
         self._hook = rules.hook
         self._simul = rules.simultaneous_bidding
         self._must_trump = rules.must_trump
-        self._given = _given or {}
+        self._given = _given or _NO_GIVEN
         self._keys: list[bytes] = []
+        if dealer is None:
+            dealer = (dealing.dealer_from_key(self._hand_key(0), n) if seed is not None
+                      else dealing.first_dealer(None, n))
         self._first_dealer = dealer
         self._past: list[HandRecord] = []
         self._totals = [0] * n
-        self._history: list[int] = []
         self._start_hand(0, dealer)
 
     # --- construction ---------------------------------------------------------------------
@@ -215,10 +231,11 @@ class Game:
         g._tricks = self._tricks[:]
         g._past = self._past[:]
         g._totals = self._totals[:]
-        g._history = self._history[:]
+        g._bid_order = self._bid_order[:]
         g._given = self._given
         g._keys = self._keys[:]
         g._first_dealer = self._first_dealer
+        g.is_over = self.is_over
         return g
 
     __copy__ = copy
@@ -241,7 +258,7 @@ class Game:
             hands, trump_card = list(given[0]), given[1]
         else:
             hands, trump_card = dealing.deal_from_key(self._hand_key(k), n, size, dealer,
-                                                      rules.has_trump(k))
+                                                      rules._trumps[k])
         self._index = k
         self.dealer = dealer
         self.hand_size = size
@@ -250,6 +267,7 @@ class Game:
         self._hands = hands
         self._deal = tuple(hands)
         self._bids = [None] * n
+        self._bid_order = []
         self._nbids = 0
         self._bidsum = 0
         self._won = [0] * n
@@ -260,6 +278,7 @@ class Game:
         self._winner = -1
         self._tricks = []
         self.phase = BID
+        self.is_over = False
         self.to_act = self._next[dealer]
 
     def hand_key(self, hand_index: "int | None" = None) -> "bytes | None":
@@ -287,7 +306,7 @@ class Game:
             hand = self._hands[p]
             if self._trick:
                 led = self._led
-                m = (hand >> (13 * led)) & 8191
+                m = (hand >> _SHIFT[led]) & 8191
                 if m:
                     return _SUIT_PLAYS[led][m]
                 if self._must_trump and self.trump >= 0:
@@ -320,44 +339,41 @@ class Game:
                 p = seat
             else:
                 raise self._rejection(action, seat)
-        if self.phase == PLAY and action.__class__ is Play:
+        if action.__class__ is Play and self.phase == PLAY:
             bit = action.bit
-            hand = self._hands[p]
-            trick = self._trick
+            hands = self._hands
+            hand = hands[p]
             if not hand & bit:
                 raise self._rejection(action, p)
+            trick = self._trick
             if trick:
-                sm = SUIT_MASKS[self._led]
-                if not bit & sm and (hand & sm or (self._must_trump and self.trump >= 0
-                                                   and hand & SUIT_MASKS[self.trump]
-                                                   and not bit & SUIT_MASKS[self.trump])):
-                    raise self._rejection(action, p)
-                self._hands[p] = hand ^ bit
                 suit = action.suit
-                if suit == self.trump:
-                    st = 26 + action.rank
-                elif suit == self._led:
-                    st = 13 + action.rank
+                led = self._led
+                if suit == led:
+                    st = action.rank + (26 if suit == self.trump else 13)
                 else:
-                    st = -1
+                    if hand & SUIT_MASKS[led] or (self._must_trump and self.trump >= 0
+                                                  and hand & SUIT_MASKS[self.trump]
+                                                  and suit != self.trump):
+                        raise self._rejection(action, p)
+                    st = 26 + action.rank if suit == self.trump else -1
+                hands[p] = hand ^ bit
                 if st > self._best:
                     self._best = st
                     self._winner = p
                 trick.append(action.card)
-                self._history.append(p)
                 if len(trick) == self._n:
                     self._end_trick()
                 else:
                     self.to_act = self._next[p]
                 return
-            self._hands[p] = hand ^ bit
+            hands[p] = hand ^ bit
             suit = action.suit
             self._led = suit
             self._leader = p
             self._winner = p
-            self._best = 26 + action.rank if suit == self.trump else 13 + action.rank
+            self._best = action.rank + (26 if suit == self.trump else 13)
             trick.append(action.card)
-            self._history.append(p)
             self.to_act = self._next[p]
             return
         if self.phase == BID and action.__class__ is Bid:
@@ -366,9 +382,9 @@ class Game:
             if b > h or (self._hook and self._nbids == self._n - 1 and self._bidsum + b == h):
                 raise self._rejection(action, p)
             self._bids[p] = b
+            self._bid_order.append(p)
             self._nbids += 1
             self._bidsum += b
-            self._history.append(p)
             if self._nbids == self._n:
                 self.phase = PLAY
                 self.to_act = self._leader
@@ -395,21 +411,22 @@ class Game:
     def _end_trick(self) -> None:
         w = self._winner
         self._won[w] += 1
-        self._tricks.append(Trick(self._leader, tuple(self._trick), w))
+        tricks = self._tricks
+        tricks.append(_new_trick(Trick, (self._leader, tuple(self._trick), w)))
         self._trick = []
-        if len(self._tricks) == self.hand_size:
+        if len(tricks) == self.hand_size:
             self._end_hand()
         else:
-            self.to_act = w
-            self._leader = w
+            self.to_act = self._leader = w
 
     def _end_hand(self) -> None:
         rules = self.rules
         h = self.hand_size
-        scores = tuple(hand_score(b, w, h, rules) for b, w in zip(self._bids, self._won))
-        self._past.append(HandRecord(self._index, self.dealer, h, self._deal,
-                                     CARDS[self.trump_card] if self.trump_card >= 0 else None,
-                                     tuple(self._bids), tuple(self._tricks), tuple(self._won), scores))
+        scores = tuple([hand_score(b, w, h, rules) for b, w in zip(self._bids, self._won)])
+        self._past.append(_new_trick(HandRecord, (
+            self._index, self.dealer, h, self._deal,
+            CARDS[self.trump_card] if self.trump_card >= 0 else None, tuple(self._bids),
+            tuple(self._tricks), tuple(self._won), scores, tuple(self._bid_order))))
         totals = self._totals
         for s in range(self._n):
             totals[s] += scores[s]
@@ -417,6 +434,7 @@ class Game:
             self._start_hand(self._index + 1, self._next[self.dealer])
         else:
             self.phase = OVER
+            self.is_over = True
             self.to_act = None
             self._trick = []
             self._tricks = []
@@ -493,13 +511,13 @@ class Game:
 
         :raises OhHellError: when no action has been applied.
         """
-        if not self._history:
-            raise OhHellError("nothing to undo: no action has been applied")
-        seat = self._history.pop()
         if self.phase == OVER or (self.phase == BID and self._nbids == 0):
+            if not self._past:
+                raise OhHellError("nothing to undo: no action has been applied")
             # The last action was the card that ended the previous hand.
             self._reopen_hand(self._past.pop())
         elif self.phase == BID or not (self._trick or self._tricks):
+            seat = self._bid_order.pop()
             b = self._bids[seat]
             self._bids[seat] = None
             self._nbids -= 1
@@ -513,6 +531,7 @@ class Game:
             self._won[last.winner] -= 1
             self._trick = list(last.cards)
             self._leader = last.leader
+        seat = (self._leader + len(self._trick) - 1) % self._n
         card = self._trick.pop()
         self._hands[seat] |= 1 << card
         self._rescan_trick()
@@ -531,12 +550,14 @@ class Game:
         self._deal = hr.deal
         self._hands = [0] * self._n
         self._bids = list(hr.bids)
+        self._bid_order = list(hr.order)
         self._nbids = self._n
         self._bidsum = sum(hr.bids)
         self._won = list(hr.tricks_won)
         self._tricks = list(hr.tricks)
         self._trick = []
         self.phase = PLAY
+        self.is_over = False
 
     def _rescan_trick(self) -> None:
         """Recompute the led suit and the winner so far of the current trick."""
@@ -562,11 +583,6 @@ class Game:
     def players(self) -> int:
         """The number of players."""
         return self._n
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the last hand has been scored."""
-        return self.phase == OVER
 
     @property
     def phase_name(self) -> str:
@@ -644,7 +660,11 @@ class Game:
     @property
     def action_count(self) -> int:
         """How many actions have been applied in the whole game."""
-        return len(self._history)
+        n = self._n
+        done = sum(n + n * h.hand_size for h in self._past)
+        if self.phase == OVER:
+            return done
+        return done + self._nbids + n * len(self._tricks) + len(self._trick)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards seat ``seat`` holds now (the full truth)."""
@@ -661,12 +681,11 @@ class Game:
 
     def actions(self) -> Iterator[tuple[int, Action]]:
         """Every ``(seat, action)`` applied so far, in order."""
-        hist = iter(self._history)
         for hr in self._past:
-            yield from _hand_actions(hist, hr.bids, hr.tricks, self._n)
+            yield from _hand_actions(hr.order, hr.bids, hr.tricks, self._n)
         if self.phase == OVER:
             return
-        yield from _hand_actions(hist, self._bids,
+        yield from _hand_actions(self._bid_order, self._bids,
                                  self._tricks + ([Trick(self._leader, tuple(self._trick), None)]
                                                  if self._trick else []), self._n)
 
@@ -711,14 +730,14 @@ class Game:
     def fingerprint(self) -> tuple:
         """A value that is equal for two games exactly when their states are equal.
 
-        It includes the order of the actions (which :meth:`undo` needs), so
-        two games whose simultaneous bids came in different orders differ.
+        It includes the order of the bids (which :meth:`undo` needs), so two
+        games whose simultaneous bids came in different orders differ.
         """
         return (self.rules, self.seed, tuple(self.names), self._index, self.dealer, self.phase,
                 self.to_act, tuple(self._hands), self._deal, self.trump_card, tuple(self._bids),
                 tuple(self._won), tuple(self._trick), self._leader, self._winner if self._trick else -1,
-                tuple(self._tricks), tuple(self._totals), tuple(self._history),
-                tuple((h.index, h.dealer, h.deal, h.trump_card, h.bids, h.tricks, h.scores)
+                tuple(self._tricks), tuple(self._totals), tuple(self._bid_order),
+                tuple((h.index, h.dealer, h.deal, h.trump_card, h.bids, h.tricks, h.scores, h.order)
                       for h in self._past))
 
     def __repr__(self) -> str:
@@ -731,14 +750,11 @@ class Game:
         return render_game(self)
 
 
-def _hand_actions(hist, bids, tricks, n) -> Iterator[tuple[int, Action]]:
-    nb = sum(b is not None for b in bids)
-    for _ in range(nb):
-        s = next(hist)
+def _hand_actions(order, bids, tricks, n) -> Iterator[tuple[int, Action]]:
+    for s in order:
         yield s, BIDS[bids[s]]
     for t in tricks:
         for i, c in enumerate(t.cards):
-            next(hist)
             yield (t.leader + i) % n, PLAYS[c]
 
 

@@ -73,7 +73,7 @@ class Rules:
     :raises RulesError: for a configuration that makes no sense (with why).
     """
 
-    __slots__ = _FIELDS + ("_key",)
+    __slots__ = _FIELDS + ("_key", "_trumps")
 
     players: int
     schedule: str
@@ -143,6 +143,7 @@ class Rules:
         for name, value in flags.items():
             setattr_(self, name, value)
         setattr_(self, "_key", tuple(getattr(self, f) for f in _FIELDS))
+        setattr_(self, "_trumps", tuple(self._compute_has_trump(k) for k in range(len(sizes))))
 
     # --- construction helpers -------------------------------------------------------------
 
@@ -207,6 +208,9 @@ class Rules:
 
     def has_trump(self, hand_index: int) -> bool:
         """Whether a card is turned for trump in hand ``hand_index`` (0-based)."""
+        return self._trumps[hand_index]
+
+    def _compute_has_trump(self, hand_index: int) -> bool:
         size = self.hand_sizes[hand_index]
         if size * self.players >= 52:
             return False

@@ -15,8 +15,8 @@ def documented_deal(seed, k, players, hand_size, dealer, trump):
     text = str(seed)
     key = hashlib.sha256(f"ohhell/deal/v1/{text}/{k}".encode("utf-8")).digest()
     stream = hashlib.shake_256(key).digest(416)
-    keys = [int.from_bytes(stream[8 * c:8 * c + 8], "big") for c in range(52)]
-    deck = sorted(range(52), key=lambda c: (keys[c], c))
+    keys = [int.from_bytes(stream[8 * c:8 * c + 7] + bytes([c]), "big") for c in range(52)]
+    deck = sorted(range(52), key=lambda c: keys[c])
     hands = [[] for _ in range(players)]
     for i, c in enumerate(deck[:players * hand_size]):
         hands[(dealer + 1 + i) % players].append(c)
@@ -24,8 +24,8 @@ def documented_deal(seed, k, players, hand_size, dealer, trump):
 
 
 def documented_dealer(seed, players):
-    d = hashlib.shake_256(f"ohhell/dealer/v1/{seed}".encode()).digest(8)
-    return int.from_bytes(d, "big") % players
+    key0 = hashlib.sha256(f"ohhell/deal/v1/{seed}/0".encode("utf-8")).digest()
+    return int.from_bytes(hashlib.sha256(key0 + b"/dealer").digest()[:8], "big") % players
 
 
 @settings(max_examples=200, deadline=None)
