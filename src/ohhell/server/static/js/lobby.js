@@ -1,0 +1,147 @@
+// The lobby: create a table (every variant, each seat open, a bot or reserved) and list open tables.
+import { api, clear, el, store, toast } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let options = null;
+const FLAGS = ["hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks", "zero_bid_scores_hand_size"];
+
+function scheduleSizes(schedule, players) {
+  const m = options.max_hand_size[String(players)];
+  const up = Array.from({ length: m }, (_, i) => i + 1);
+  if (schedule === "up") return up;
+  if (schedule === "down") return [...up].reverse();
+  if (schedule === "up-down") return [...up, ...up.slice(0, -1).reverse()];
+  if (schedule === "down-up") return [...[...up].reverse(), ...up.slice(1)];
+  return null;
+}
+
+function customSizes() {
+  const text = $("hand-sizes").value.trim();
+  if (!text) return null;
+  return text.split(/[ ,]+/).filter(Boolean).map(Number);
+}
+
+function renderSchedule() {
+  const players = Number($("players").value);
+  const schedule = $("schedule").value;
+  $("hand-sizes").classList.toggle("hidden", schedule !== "custom");
+  const sizes = schedule === "custom" ? customSizes() : scheduleSizes(schedule, players);
+  $("schedule-text").textContent = sizes ? `${sizes.length} hands: ${sizes.join(", ")}` : "";
+}
+
+function renderSeats() {
+  const players = Number($("players").value);
+  const box = $("seats");
+  const old = [...box.querySelectorAll(".row")].map((r) => ({
+    kind: r.querySelector(".kind").value, bot: r.querySelector(".bot").value,
+  }));
+  clear(box);
+  for (let i = 0; i < players; i++) {
+    const prev = old[i] || { kind: i === 0 ? "open" : i === 1 ? "open" : "bot", bot: options.default_bot };
+    const kind = el("select", { class: "kind", "aria-label": `Seat ${i + 1}` },
+      el("option", { value: "open", selected: prev.kind === "open" }, "Open: anyone with the link"),
+      el("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"),
+      el("option", { value: "reserved", selected: prev.kind === "reserved" }, "Reserved: a private invite link"));
+    const bot = el("select", { class: "bot", "aria-label": `Bot level for seat ${i + 1}` },
+      options.bots.map((b) => el("option", { value: b, selected: b === prev.bot }, b)));
+    const sync = () => bot.classList.toggle("hidden", kind.value !== "bot");
+    kind.addEventListener("change", sync);
+    sync();
+    box.append(el("div", { class: "row" }, el("span", { class: "n" }, `Seat ${i + 1}`), kind, bot));
+  }
+}
+
+function applyPreset() {
+  const preset = options.presets[$("preset").value];
+  if (!preset) return;
+  for (const f of FLAGS) $(f).checked = !!preset[f];
+  $("no-trump").value = preset.no_trump;
+  if (preset.schedule === "custom") {
+    $("schedule").value = "custom";
+    $("hand-sizes").value = preset.hand_sizes.join(",");
+  } else {
+    $("schedule").value = preset.schedule;
+  }
+  renderSchedule();
+}
+
+function rulesFromForm() {
+  const rules = { players: Number($("players").value), no_trump: $("no-trump").value };
+  const schedule = $("schedule").value;
+  if (schedule === "custom") {
+    rules.schedule = "custom";
+    rules.hand_sizes = customSizes() || [];
+  } else {
+    rules.schedule = schedule;
+  }
+  for (const f of FLAGS) rules[f] = $(f).checked;
+  return rules;
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const sit = $("sit").checked;
+  const name = $("yourname").value.trim();
+  if (sit && !name) { $("create-error").textContent = "Type your name to sit at the table (or untick “I will sit in seat 1”)."; $("yourname").focus(); return; }
+  const seats = [...document.querySelectorAll("#seats .row")].map((r) => {
+    const kind = r.querySelector(".kind").value;
+    return kind === "bot" ? { kind, bot: r.querySelector(".bot").value } : { kind };
+  });
+  if (sit && seats[0].kind !== "open") seats[0] = { kind: "open" };
+  const body = { title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats };
+  $("create-button").disabled = true;
+  try {
+    const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    store.set(`admin.${res.id}`, res.admin);
+    store.set(`invites.${res.id}`, JSON.stringify(res.invites));
+    if (name) store.set("name", name);
+    if (sit) store.set(`autojoin.${res.id}`, "0");
+    location.href = res.url;
+  } catch (e) {
+    $("create-error").textContent = e.message;
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+async function refreshTables() {
+  let data;
+  try { data = await api("/api/tables"); } catch { return; }
+  const list = clear($("tables"));
+  if (!data.tables.length) list.append(el("li", { class: "muted" }, "No open tables yet: create one!"));
+  for (const t of data.tables) {
+    const url = `/t/${encodeURIComponent(t.id)}`;
+    const who = t.names.map((n) => n || "·").join(", ");
+    const state = t.status === "waiting" ? `${t.open.length} open seat${t.open.length === 1 ? "" : "s"}`
+      : t.status === "playing" ? `playing hand ${t.hand} of ${t.hands}` : "game over";
+    list.append(el("li", { "data-table": t.id },
+      el("div", { class: "what" }, el("strong", {}, t.title || `Table ${t.id}`), el("br"),
+        el("span", { class: "small" }, t.description), el("br"), el("span", { class: "small muted" }, `${who} · ${state}`)),
+      t.open.length ? el("a", { href: url, class: "join-link" }, "Join") : null,
+      el("a", { href: url, class: "watch-link" }, "Watch")));
+  }
+}
+
+async function main() {
+  options = await api("/api/options");
+  $("version").textContent = `v${options.version}`;
+  $("yourname").value = store.get("name") || "";
+  for (let p = 3; p <= 7; p++) $("players").append(el("option", { value: p, selected: p === 4 }, `${p} players`));
+  for (const name of Object.keys(options.presets)) $("preset").append(el("option", { value: name }, name));
+  const labels = { up: "1 up to the most cards", down: "the most cards down to 1", "up-down": "up, then down", "down-up": "down, then up", custom: "custom…" };
+  for (const s of options.schedules) $("schedule").append(el("option", { value: s }, labels[s] || s));
+  $("players").addEventListener("change", () => { renderSeats(); renderSchedule(); });
+  $("schedule").addEventListener("change", renderSchedule);
+  $("hand-sizes").addEventListener("input", renderSchedule);
+  $("preset").addEventListener("change", applyPreset);
+  $("simultaneous_bidding").addEventListener("change", () => { if ($("simultaneous_bidding").checked) $("hook").checked = false; });
+  $("hook").addEventListener("change", () => { if ($("hook").checked) $("simultaneous_bidding").checked = false; });
+  $("create").addEventListener("submit", create);
+  renderSeats();
+  applyPreset();
+  refreshTables();
+  setInterval(refreshTables, 4000);
+}
+
+main().catch((e) => toast(`The lobby could not load: ${e.message}`, "error"));
