@@ -313,7 +313,7 @@ def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None"
     decisions = 0
     tricks_total = 0
     for hand_no in range(count):
-        cards = sample(deck, dealt + 1)
+        cards = sample(deck, dealt + 1 if dealt < 52 else 52)
         hands = [0] * n
         i = 0
         for c in cards[:dealt]:

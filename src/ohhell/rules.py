@@ -191,6 +191,8 @@ class Rules:
         if ("schedule" in changes or "players" in changes) and "hand_sizes" not in changes:
             if changes.get("schedule", self.schedule) != "custom":
                 d.pop("hand_sizes")
+        if "hand_sizes" in changes and "schedule" not in changes:
+            d.pop("schedule")   # inferred again from the new sizes
         d.update(changes)
         return Rules(**d)
 
