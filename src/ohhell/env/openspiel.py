@@ -159,7 +159,7 @@ class OhHellGame(pyspiel.Game):
             num_players=n,
             min_utility=-1.0 if standing else 0.0,
             max_utility=1.0 if standing else float(max_total(rules)),
-            utility_sum=0.0 if standing else None,
+            utility_sum=None,  # GENERAL_SUM games declare none (standings do sum to 0)
             max_game_length=decisions + chance,
         )
         super().__init__(_GAME_TYPE, info, params)
