@@ -26,7 +26,7 @@ from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 from .botpool import BotPool, bot_names, default_bot
 from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, ProtocolError, encode, \
     parse_client_message
-from .session import Connection
+from .session import Connection, RateLimiter
 from .storage import Store, open_store
 from .tables import TableError, TableManager, parse_table_config
 
@@ -69,7 +69,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_delay: float = 0.7,
                bot_pool: str = "process", bot_workers: "int | None" = None,
-               idle_evict: float = 1800.0) -> Starlette:
+               idle_evict: float = 1800.0, rate_limit: "tuple[float, float]" = (10.0, 30.0)) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -77,6 +77,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param store: a ready :class:`~ohhell.server.storage.Store` instead of ``db``.
     :param bot_delay: seconds a bot waits before it acts (so people can follow).
     :param bot_pool: ``process`` (default) or ``thread``: where bots think.
+    :param rate_limit: ``(messages per second, burst)`` each client may send.
     """
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers)
@@ -167,6 +168,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws.send_text)
+        conn.limiter = RateLimiter(*rate_limit)
 
         async def pump() -> None:
             try:

@@ -178,8 +178,8 @@ def clean_name(name: str) -> str:
 
     :raises ProtocolError: ``bad_name`` when nothing printable is left or it is too long.
     """
-    text = "".join(ch for ch in unicodedata.normalize("NFC", name)
-                   if unicodedata.category(ch)[0] != "C")
+    text = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", name)
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
     text = " ".join(text.split())
     if not text:
         raise ProtocolError("bad_name", "the name is empty; choose a name people will see")

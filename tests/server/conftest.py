@@ -1,0 +1,70 @@
+"""Fixtures for the server tests: a real PostgreSQL started under a temporary directory.
+
+The helpers (servers, the websocket client) live in ``serverkit.py`` beside this file.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from serverkit import free_port  # noqa: E402
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+def _pg_bin(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    for path in sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True):
+        return path
+    raise RuntimeError(f"PostgreSQL's {name} is not installed (Debian: apt-get install postgresql)")
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A real PostgreSQL server under a temporary directory (run as the postgres user when root)."""
+    initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
+    base = tempfile.mkdtemp(prefix="ohhell-pg-")
+    data, sock = os.path.join(base, "data"), os.path.join(base, "sock")
+    os.makedirs(sock)
+    port = free_port()
+    prefix: list[str] = []
+    user = "postgres"
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+        shutil.chown(sock, "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    else:
+        import getpass
+        user = getpass.getuser()
+    subprocess.run(prefix + [initdb, "-D", data, "-U", user, "--auth=trust", "-E", "UTF8"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(prefix + [pg_ctl, "-D", data, "-w", "-l", os.path.join(base, "log"), "-o",
+                             f"-k {sock} -p {port} -c listen_addresses='' -c fsync=off", "start"],
+                   check=True, stdout=subprocess.DEVNULL)
+    try:
+        yield f"postgresql://{user}@/postgres?host={sock}&port={port}"
+    finally:
+        subprocess.run(prefix + [pg_ctl, "-D", data, "-m", "immediate", "stop"], stdout=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_database(postgres_url):
+    """A fresh database on the test PostgreSQL; yields its URL."""
+    import psycopg
+    name = f"t{os.getpid()}_{int(time.monotonic() * 1e6)}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield postgres_url.replace("/postgres?", f"/{name}?")

@@ -1,0 +1,212 @@
+"""Test kit for the server tests: servers in a thread or a subprocess, a websocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import uvicorn
+import websockets
+
+from ohhell.server import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ThreadServer:
+    """The app under uvicorn on a free port, in a background thread."""
+
+    def __init__(self, db: str = ":memory:", **options) -> None:
+        options.setdefault("bot_pool", "thread")
+        options.setdefault("bot_delay", 0.0)
+        self.app = create_app(db, **options)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                lifespan="on", ws_max_size=1 << 20)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "ThreadServer":
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def manager(self):
+        return self.app.state.manager
+
+    def create(self, rules: dict, seats: list, **extra) -> dict:
+        r = httpx.post(self.base + "/api/tables", json={"rules": rules, "seats": seats, **extra})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def record(self, table_id: str, game: int = 1) -> dict:
+        r = httpx.get(f"{self.base}/api/tables/{table_id}/games/{game}/record")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+class ProcessServer:
+    """``ohhell serve`` in a subprocess (the real command, process bot pool)."""
+
+    def __init__(self, db: str, *extra: str, port: "int | None" = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.extra = extra
+        self.proc: "subprocess.Popen | None" = None
+        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+
+    def start(self) -> "ProcessServer":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ohhell.cli", "serve", "--port", str(self.port), "--db", self.db,
+             "--log-level", "warning", *self.extra],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"ohhell serve exited with {self.proc.returncode}: {self.output()}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"ohhell serve did not start: {self.output()}")
+            time.sleep(0.1)
+
+    def output(self) -> str:
+        self.log.flush()
+        return Path(self.log.name).read_text()[-3000:]
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Client:
+    """A websocket client that keeps every frame it receives (for audits)."""
+
+    def __init__(self, url: str, table: str, token: "str | None" = None, admin: "str | None" = None):
+        self.url = url
+        self.table = table
+        self.token = token
+        self.admin = admin
+        self.frames: list[str] = []
+        self.state: "dict | None" = None
+        self.errors: list[dict] = []
+        self.ws = None
+
+    async def __aenter__(self) -> "Client":
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def connect(self) -> dict:
+        self.ws = await websockets.connect(self.url, max_size=1 << 22)
+        await self.send({"type": "hello", "table": self.table, "token": self.token, "admin": self.admin})
+        return await self.wait(lambda m: m["type"] == "state")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    async def send(self, message: dict) -> None:
+        await self.ws.send(json.dumps({"v": 1, **message}))
+
+    async def send_raw(self, data) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = 10.0) -> dict:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.frames.append(text)
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "error":
+            self.errors.append(msg)
+        elif msg["type"] == "joined":
+            self.token = msg["token"]
+        return msg
+
+    async def wait(self, predicate, timeout: float = 20.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching frame; last state: {self.state and self.state['game']}")
+            msg = await self.recv(left)
+            if predicate(msg):
+                return msg
+
+    async def until_seq(self, seq: int, timeout: float = 20.0) -> dict:
+        """Read frames until this client has seen the table at event ``seq`` (or later)."""
+        if self.state is not None and self.state["seq"] >= seq:
+            return self.state
+        return await self.wait(lambda m: m["type"] == "state" and m["seq"] >= seq, timeout)
+
+    async def join(self, seat: int, name: str, code: "str | None" = None) -> dict:
+        await self.send({"type": "join", "seat": seat, "name": name, "code": code})
+        return await self.wait(lambda m: m["type"] in ("joined", "error"))
+
+    @property
+    def view(self) -> "dict | None":
+        return self.state["game"]["view"] if self.state and self.state["game"] else None
+
+
+async def play_out(clients: list[Client], choose, *, timeout: float = 60.0) -> None:
+    """Let scripted players act whenever their view says they may, until every client sees the end."""
+    async def run(c: Client) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            v = c.view
+            if v is not None and v["phase"] == "over":
+                return
+            if v is not None and v["legal"] and c.state["you"]["seat"] is not None:
+                await c.send({"type": "act", "action": choose(c, v)})
+                # wait for the state that shows our action (or an error)
+                n = c.state["game"]["n"]
+                await c.wait(lambda m: m["type"] == "error" or (m["type"] == "state" and m["game"]
+                                                                and m["game"]["n"] > n),
+                             timeout=max(1.0, deadline - time.monotonic()))
+            else:
+                await c.recv(max(0.5, deadline - time.monotonic()))
+    await asyncio.gather(*(run(c) for c in clients))
