@@ -57,10 +57,15 @@ DEAL_KERNEL, DEAL_GIVEN = 0, 1
 # Popcount and lowest set bit of 13-bit suit masks.
 POP13 = np.zeros(8192, dtype=np.int64)
 LOW13 = np.full(8192, -1, dtype=np.int64)
+# SEL13[m * 16 + k]: the rank of the k-th lowest card of suit mask m.
+SEL13 = np.full(8192 * 16, -1, dtype=np.int8)
 for _m in range(1, 8192):
     POP13[_m] = POP13[_m >> 1] + (_m & 1)
     LOW13[_m] = (_m & -_m).bit_length() - 1
-del _m
+    _r = [b for b in range(13) if _m >> b & 1]
+    for _k, _b in enumerate(_r):
+        SEL13[_m * 16 + _k] = _b
+del _m, _r, _k, _b
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -69,7 +74,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rng_uniform(rng, g):
     """A float in [0, 1) from game ``g``'s splitmix64 stream (``rng[g]`` is its state)."""
     s = rng[g] + _GOLDEN
@@ -80,27 +85,25 @@ def rng_uniform(rng, g):
     return float(z >> _S11) * _INV53
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def popcount(m):
     """The number of cards in a 52-bit mask."""
     return POP13[m & 8191] + POP13[(m >> 13) & 8191] + POP13[(m >> 26) & 8191] + POP13[(m >> 39) & 8191]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def select_card(m, k):
     """The ``k``-th lowest card (0-based) of a 52-bit mask."""
     for suit in range(4):
         sub = (m >> (13 * suit)) & 8191
         c = POP13[sub]
         if k < c:
-            for _ in range(k):
-                sub &= sub - 1
-            return suit * 13 + LOW13[sub]
+            return suit * 13 + SEL13[sub * 16 + k]
         k -= c
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_hand(st, g, k, dealer, R, sizes, trumps, D, rng, mode, deck):
     """Deal hand ``k`` of game ``g`` (state row ``st``) with ``dealer`` and open its bidding."""
     n = R[R_N]
@@ -148,7 +151,7 @@ def start_hand(st, g, k, dealer, R, sizes, trumps, D, rng, mode, deck):
     st[F_PLAYED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_game(st, g, first_dealer, R, sizes, trumps, D, rng, mode, deck):
     """Begin a new game in row ``st`` (game ``g``): totals zero, hand 0 dealt."""
     for s in range(7):
@@ -158,7 +161,7 @@ def start_game(st, g, first_dealer, R, sizes, trumps, D, rng, mode, deck):
     start_hand(st, g, 0, first_dealer, R, sizes, trumps, D, rng, mode, deck)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_cards(st, R, p):
     """The cards seat ``p`` may play now, as a mask (play phase)."""
     hand = st[O_HANDS + p]
@@ -174,7 +177,7 @@ def legal_cards(st, R, p):
     return hand
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hooked_bid(st, R):
     """The bid the hook forbids now, or -1."""
     if R[R_HOOK] and st[F_NBIDS] == R[R_N] - 1:
@@ -184,7 +187,7 @@ def hooked_bid(st, R):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_legal(st, R, a):
     """Whether action id ``a`` is legal for the seat to act."""
     phase = st[F_PHASE]
@@ -196,7 +199,7 @@ def is_legal(st, R, a):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def end_hand(st, g, R, sizes, trumps, D, rng, mode, deck, scores_out):
     """Score the finished hand (adding to ``scores_out[g]``) and deal the next or end the game."""
     n = R[R_N]
@@ -219,7 +222,7 @@ def end_hand(st, g, R, sizes, trumps, D, rng, mode, deck, scores_out):
         st[F_TOACT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_action(st, g, R, a, sizes, trumps, D, rng, mode, deck, scores_out):
     """Apply legal action id ``a`` for the seat to act in game ``g`` (row ``st``)."""
     n = R[R_N]
@@ -273,8 +276,6 @@ def apply_action(st, g, R, a, sizes, trumps, D, rng, mode, deck, scores_out):
     w = st[F_WINNER]
     st[O_WON + w] += 1
     st[F_NTRICK] = 0
-    for i in range(n):
-        st[O_TRICK + i] = -1
     st[F_NTRICKS] += 1
     if st[F_NTRICKS] == st[F_H]:
         end_hand(st, g, R, sizes, trumps, D, rng, mode, deck, scores_out)
@@ -285,7 +286,7 @@ def apply_action(st, g, R, a, sizes, trumps, D, rng, mode, deck, scores_out):
         st[F_BEST] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose(st, R, u):
     """The ``floor(u * count)``-th legal action (ascending id) for ``u`` in [0, 1)."""
     if st[F_PHASE] == PLAY:
@@ -301,7 +302,7 @@ def choose(st, R, u):
 
 # --- batch kernels --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_start(S, first, R, sizes, trumps, D, rng, mode, deck, rows):
     """Start a new game in each row listed in ``rows`` (``first[g]`` < 0: draw the first dealer)."""
     for i in range(rows.shape[0]):
@@ -312,7 +313,7 @@ def k_start(S, first, R, sizes, trumps, D, rng, mode, deck, rows):
         start_game(S[g], g, f, R, sizes, trumps, D, rng, mode, deck[g])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_legal_mask(S, R, out):
     """``out[g, a]`` = 1 when action id ``a`` is legal in game ``g`` (all zero when over)."""
     for g in range(S.shape[0]):
@@ -332,7 +333,7 @@ def k_legal_mask(S, R, out):
                     out[g, 52 + b] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_check(S, R, actions):
     """The first game whose action is illegal, or -1."""
     for g in range(S.shape[0]):
@@ -341,7 +342,7 @@ def k_check(S, R, actions):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_step(S, R, actions, sizes, trumps, D, rng, mode, deck, scores_out):
     """Apply ``actions[g]`` (legal) in every unfinished game; hand scores go to ``scores_out``."""
     for g in range(S.shape[0]):
@@ -351,7 +352,7 @@ def k_step(S, R, actions, sizes, trumps, D, rng, mode, deck, scores_out):
             apply_action(S[g], g, R, actions[g], sizes, trumps, D, rng, mode, deck[g], scores_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_random_actions(S, R, rng, out):
     """A uniformly random legal action for every unfinished game (-1 for a finished one)."""
     for g in range(S.shape[0]):
@@ -361,30 +362,162 @@ def k_random_actions(S, R, rng, out):
             out[g] = choose(S[g], R, rng_uniform(rng, g))
 
 
-@njit(cache=True)
-def _playout_row(S, g, R, sizes, trumps, D, rng, mode, deck, scores, U, record, first):
-    st = S[g]
-    f = first[g]
-    if f < 0:
-        f = int(rng_uniform(rng, g) * R[R_N])
-    start_game(st, g, f, R, sizes, trumps, D, rng, mode, deck)
-    i = 0
+@njit(cache=True, error_model="numpy")
+def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, totals, deck):
+    """One whole game of uniformly random decisions, with the state in local variables.
+
+    The same rules as :func:`apply_action` (and the same order of random
+    draws), written as straight loops over bids and tricks: this is the hot
+    path of :func:`k_playouts`.
+    """
+    n = R[R_N]
+    K = R[R_K]
+    hook = R[R_HOOK]
+    must = R[R_MUST]
+    missed = R[R_MISSED]
+    zero = R[R_ZERO]
     use_u = U.shape[1] > 0
     rec = record.shape[1] > 0
-    while st[F_PHASE] != OVER:
-        u = U[g, i] if use_u else rng_uniform(rng, g)
-        a = choose(st, R, u)
-        if rec:
-            record[g, i] = a
-        apply_action(st, g, R, a, sizes, trumps, D, rng, mode, deck, scores)
-        i += 1
+    hands = np.zeros(7, dtype=np.int64)
+    bids = np.zeros(7, dtype=np.int64)
+    won = np.zeros(7, dtype=np.int64)
+    for s in range(7):
+        totals[g, s] = 0
+    rs = rng[g]
+    dealer = first[g]
+    if dealer < 0:
+        rs += _GOLDEN
+        z = (rs ^ (rs >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z = z ^ (z >> _S31)
+        dealer = int(float(z >> _S11) * _INV53 * n)
+    i = 0
+    for k in range(K):
+        h = sizes[k]
+        for s in range(n):
+            hands[s] = 0
+            won[s] = 0
+        if mode == DEAL_KERNEL:
+            need = n * h + (1 if trumps[k] else 0)
+            for j in range(52):
+                deck[j] = j
+            for j in range(need):
+                rs += _GOLDEN
+                z = (rs ^ (rs >> _S30)) * _MIX1
+                z = (z ^ (z >> _S27)) * _MIX2
+                z = z ^ (z >> _S31)
+                r = j + int(float(z >> _S11) * _INV53 * (52 - j))
+                t = deck[j]
+                deck[j] = deck[r]
+                deck[r] = t
+            seat = dealer
+            for j in range(n * h):
+                seat = seat + 1 if seat + 1 < n else 0
+                hands[seat] |= np.int64(1) << deck[j]
+            tc = deck[n * h] if trumps[k] else -1
+        else:
+            for s in range(n):
+                hands[s] = D[g, k, s]
+            tc = D[g, k, n]
+        trump = tc // 13 if tc >= 0 else -1
+        trump_mask = (np.int64(8191) << (13 * trump)) if trump >= 0 else np.int64(0)
+        lead = dealer + 1 if dealer + 1 < n else 0
+        # The bids, from the dealer's left (with simultaneous bidding too: the core's order).
+        bidsum = 0
+        p = lead
+        for j in range(n):
+            if use_u:
+                u = U[g, i]
+            else:
+                rs += _GOLDEN
+                z = (rs ^ (rs >> _S30)) * _MIX1
+                z = (z ^ (z >> _S27)) * _MIX2
+                z = z ^ (z >> _S31)
+                u = float(z >> _S11) * _INV53
+            x = h - bidsum if (hook and j == n - 1) else -1
+            if 0 <= x <= h:
+                b = int(u * h)
+                if b >= x:
+                    b += 1
+            else:
+                b = int(u * (h + 1))
+            bids[p] = b
+            bidsum += b
+            if rec:
+                record[g, i] = 52 + b
+            i += 1
+            p = p + 1 if p + 1 < n else 0
+        # The tricks.
+        leader = lead
+        for _t in range(h):
+            p = leader
+            led = -1
+            best = -1
+            winner = p
+            for j in range(n):
+                hand = hands[p]
+                m = hand
+                if j > 0:
+                    m = hand & (np.int64(8191) << (13 * led))
+                    if m == 0:
+                        m = hand
+                        if must and trump >= 0 and hand & trump_mask:
+                            m = hand & trump_mask
+                if use_u:
+                    u = U[g, i]
+                else:
+                    rs += _GOLDEN
+                    z = (rs ^ (rs >> _S30)) * _MIX1
+                    z = (z ^ (z >> _S27)) * _MIX2
+                    z = z ^ (z >> _S31)
+                    u = float(z >> _S11) * _INV53
+                cnt = POP13[m & 8191] + POP13[(m >> 13) & 8191] + POP13[(m >> 26) & 8191] \
+                    + POP13[(m >> 39) & 8191]
+                q = int(u * cnt)
+                c = -1
+                for suit in range(4):
+                    sub = (m >> (13 * suit)) & 8191
+                    cs = POP13[sub]
+                    if q < cs:
+                        c = suit * 13 + SEL13[sub * 16 + q]
+                        break
+                    q -= cs
+                hands[p] = hand ^ (np.int64(1) << c)
+                suit = c // 13
+                rank = c - suit * 13
+                if j == 0:
+                    led = suit
+                    best = 26 + rank if suit == trump else 13 + rank
+                else:
+                    sv = 26 + rank if suit == trump else (13 + rank if suit == led else -1)
+                    if sv > best:
+                        best = sv
+                        winner = p
+                if rec:
+                    record[g, i] = c
+                i += 1
+                p = p + 1 if p + 1 < n else 0
+            won[winner] += 1
+            leader = winner
+        for s in range(n):
+            b = bids[s]
+            w = won[s]
+            if b == w:
+                sc = 5 + h if (b == 0 and zero) else 10 + w
+            else:
+                sc = w if missed else 0
+            totals[g, s] += sc
+            scores[g, s] += sc
+        dealer = dealer + 1 if dealer + 1 < n else 0
+    rng[g] = rs
     return i
 
 
-@njit(cache=True, parallel=True)
-def k_playouts(S, R, sizes, trumps, D, rng, mode, scores, U, record, first):
-    """Play every row's game from its deal to the end with uniformly random actions.
+@njit(cache=True, parallel=True, error_model="numpy")
+def k_playouts(R, sizes, trumps, D, rng, mode, scores, U, record, first, totals):
+    """Play whole games from their deals to the end with uniformly random actions.
 
+    One game per row of ``totals`` (final totals are written there).
     ``U[g, i]`` (when ``U`` has columns) replaces the random number of game
     ``g``'s ``i``-th decision; ``record[g, i]`` (when it has columns) receives
     the action taken; ``first[g]`` is the first dealer (< 0: draw it).  Hand
@@ -392,15 +525,15 @@ def k_playouts(S, R, sizes, trumps, D, rng, mode, scores, U, record, first):
     (``numba.set_num_threads``); the results do not depend on how many.
     Returns the number of decisions.
     """
-    G = S.shape[0]
+    G = totals.shape[0]
     counts = np.zeros(G, dtype=np.int64)
     for g in prange(G):
         deck = np.empty(52, dtype=np.int64)
-        counts[g] = _playout_row(S, g, R, sizes, trumps, D, rng, mode, deck, scores, U, record, first)
+        counts[g] = _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, totals, deck)
     return counts.sum()
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def k_observe(S, R, seats, off, H, scale, out):
     """The ``observation`` encoding (see :class:`ohhell.env.Encoder`) of seat ``seats[g]`` in every game.
 

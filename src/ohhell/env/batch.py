@@ -141,7 +141,7 @@ def simulate(rules: "Rules | None" = None, num_games: int = 10_000, *, seed: "in
         mode = K.DEAL_KERNEL
     if num_games < 1:
         raise ValueError("num_games must be at least 1")
-    S = np.zeros((num_games, K.WIDTH), dtype=np.int64)
+    totals = np.zeros((num_games, 7), dtype=np.int64)
     scores = np.zeros((num_games, 7), dtype=np.int64)
     rng = _rng_states(seed, num_games)
     md = max_decisions(rules)
@@ -151,9 +151,9 @@ def simulate(rules: "Rules | None" = None, num_games: int = 10_000, *, seed: "in
     rec = np.full((num_games, md if record else 0), -1, dtype=np.int64)
     with _threads(threads):
         t0 = time.perf_counter()
-        decisions = K.k_playouts(S, R, sizes, trumps, D, rng, mode, scores, U, rec, first)
+        decisions = K.k_playouts(R, sizes, trumps, D, rng, mode, scores, U, rec, first, totals)
         seconds = time.perf_counter() - t0
-    return SimulationResult(int(decisions), seconds, S[:, K.O_TOT:K.O_TOT + n].copy(),
+    return SimulationResult(int(decisions), seconds, totals[:, :n].copy(),
                             rec if record else None)
 
 
