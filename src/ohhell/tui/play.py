@@ -630,7 +630,7 @@ class PlayScreen(Screen):
                     self._typed = ""
                     self.say(f"Bids are 0 to {v.hand_size}: this hand has {v.hand_size} "
                              f"trick{'s' if v.hand_size != 1 else ''}.")
-                elif b * 10 > v.hand_size:      # no further digit could follow
+                elif b == 0 or b * 10 > v.hand_size:      # no further digit could follow
                     await self.choose(Bid(b))
                 else:
                     self._message = Text("")
@@ -762,8 +762,9 @@ def hint_body(name: str, view: View, decision) -> Group:
         parts.append(Text(decision.note, style="italic"))
     values = decision.values or {}
     if values:
-        t = Table(title="Expected score of each choice" if isinstance(decision.action, Bid)
-                  else "Estimated value of each card", title_style="bold", pad_edge=False, box=None)
+        parts.append(Text("\nExpected score of each choice" if isinstance(decision.action, Bid)
+                          else "\nEstimated value of each card", style="bold"))
+        t = Table(pad_edge=False, box=None)
         t.add_column("choice")
         t.add_column("value", justify="right")
         t.add_column("")
@@ -776,7 +777,8 @@ def hint_body(name: str, view: View, decision) -> Group:
             t.add_row(label, f"{val:.2f}", Text(bar, style="green" if a == decision.action else "dim"))
         parts.append(t)
     if decision.trick_probs:
-        t = Table(title="Chance of winning exactly k tricks", title_style="bold", pad_edge=False, box=None)
+        parts.append(Text("\nChance of winning exactly k tricks", style="bold"))
+        t = Table(pad_edge=False, box=None)
         t.add_column("k", justify="right")
         t.add_column("chance", justify="right")
         t.add_column("")
