@@ -313,10 +313,10 @@ def k_start(S, first, R, sizes, trumps, D, rng, mode, deck, rows):
         start_game(S[g], g, f, R, sizes, trumps, D, rng, mode, deck[g])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def k_legal_mask(S, R, out):
     """``out[g, a]`` = 1 when action id ``a`` is legal in game ``g`` (all zero when over)."""
-    for g in range(S.shape[0]):
+    for g in prange(S.shape[0]):
         st = S[g]
         for a in range(out.shape[1]):
             out[g, a] = 0
@@ -335,27 +335,27 @@ def k_legal_mask(S, R, out):
 
 @njit(cache=True, error_model="numpy")
 def k_check(S, R, actions):
-    """The first game whose action is illegal, or -1."""
+    """The first unfinished game whose action is illegal, or -1."""
     for g in range(S.shape[0]):
-        if not is_legal(S[g], R, actions[g]):
+        if S[g, F_PHASE] != OVER and not is_legal(S[g], R, actions[g]):
             return g
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def k_step(S, R, actions, sizes, trumps, D, rng, mode, deck, scores_out):
     """Apply ``actions[g]`` (legal) in every unfinished game; hand scores go to ``scores_out``."""
-    for g in range(S.shape[0]):
+    for g in prange(S.shape[0]):
         for s in range(R[R_N]):
             scores_out[g, s] = 0
         if S[g, F_PHASE] != OVER:
             apply_action(S[g], g, R, actions[g], sizes, trumps, D, rng, mode, deck[g], scores_out)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def k_random_actions(S, R, rng, out):
     """A uniformly random legal action for every unfinished game (-1 for a finished one)."""
-    for g in range(S.shape[0]):
+    for g in prange(S.shape[0]):
         if S[g, F_PHASE] == OVER:
             out[g] = -1
         else:
@@ -533,7 +533,7 @@ def k_playouts(R, sizes, trumps, D, rng, mode, scores, U, record, first, totals)
     return counts.sum()
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def k_observe(S, R, seats, off, H, scale, out):
     """The ``observation`` encoding (see :class:`ohhell.env.Encoder`) of seat ``seats[g]`` in every game.
 
@@ -541,7 +541,7 @@ def k_observe(S, R, seats, off, H, scale, out):
     """
     n = R[R_N]
     K = R[R_K]
-    for g in range(S.shape[0]):
+    for g in prange(S.shape[0]):
         st = S[g]
         o = out[g]
         for i in range(o.shape[0]):

@@ -315,9 +315,8 @@ class BatchedGames:
             raise ValueError(f"step needs {self.num_games} actions, got shape {a.shape}")
         live = self.S[:, K.F_PHASE] != K.OVER
         checked = np.where(live, a, 0)
-        bad = K.k_check(self.S[live], self._R, checked[live]) if live.any() else -1
-        if bad >= 0:
-            g = int(np.flatnonzero(live)[bad])
+        g = K.k_check(self.S, self._R, checked)
+        if g >= 0:
             raise IllegalActionError(f"illegal action id {int(a[g])} in game {g} for seat "
                                      f"{int(self.S[g, K.F_TOACT])}; nothing was applied",
                                      seat=int(self.S[g, K.F_TOACT]), action=int(a[g]))
