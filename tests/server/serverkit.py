@@ -33,6 +33,7 @@ class ThreadServer:
     def __init__(self, db: str = ":memory:", **options) -> None:
         options.setdefault("bot_pool", "thread")
         options.setdefault("bot_delay", 0.0)
+        options.setdefault("rate_limit", (500.0, 500.0))  # scripted players act faster than people
         self.app = create_app(db, **options)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -210,3 +211,98 @@ async def play_out(clients: list[Client], choose, *, timeout: float = 60.0) -> N
             else:
                 await c.recv(max(0.5, deadline - time.monotonic()))
     await asyncio.gather(*(run(c) for c in clients))
+
+
+# --- the frame audit -----------------------------------------------------------------------------
+
+import re  # noqa: E402
+
+CARD_RE = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+
+def strings_in(obj):
+    """Every string anywhere in a JSON value (keys included)."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from strings_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings_in(v)
+
+
+def entitled(record: dict, n_actions: int, seat: "int | None") -> tuple[set, "list | None", bool]:
+    """From the finished record alone: the cards ``seat`` (None: a spectator) may have seen
+    after ``n_actions`` actions, the hand it should hold then (None for a spectator), and
+    whether every bid of the current hand is public yet."""
+    players = record["rules"]["players"]
+    seen: set[str] = set()
+    left = n_actions
+    hands = record["hands"]
+    for k, h in enumerate(hands):
+        if h["trump_card"]:
+            seen.add(h["trump_card"])
+        plays = [c for t in h["tricks"] for c in t["cards"]]
+        in_hand = players + len(plays)
+        if left >= in_hand and k < len(hands) - 1:
+            seen.update(plays)
+            left -= in_hand
+            continue
+        if left >= in_hand:  # the game is over
+            seen.update(plays)
+            return seen, ([] if seat is not None else None), True
+        bids_done = min(left, players)
+        played = plays[:max(0, left - players)]
+        seen.update(played)
+        own = None
+        if seat is not None:
+            mine = set(h["deal"][seat])
+            order = [(t["leader"] + i) % players for t in h["tricks"] for i in range(len(t["cards"]))]
+            for c, who in zip(played, order):
+                if who == seat:
+                    mine.discard(c)
+            own = sorted(mine)
+            seen.update(mine)
+        public = bids_done == players or not record["rules"]["simultaneous_bidding"]
+        return seen, own, public
+    raise AssertionError("more actions than the record holds")
+
+
+def audit_frames(frames: list[str], seat: "int | None", records: dict[int, dict], secrets_: list[str]) -> int:
+    """Check every frame one client received; returns how many state frames were checked.
+
+    A frame may show only cards its receiver is entitled to at that moment (own hand, the
+    trump card, cards played), its own hand exactly, no other seat's hidden bid, and none of
+    ``secrets_`` (other players' tokens; the seed while the game runs)."""
+    checked = 0
+    for text in frames:
+        msg = json.loads(text)
+        for s in secrets_:
+            if s in text and not (msg["type"] == "state" and msg["game"] and msg["game"].get("seed") == s):
+                raise AssertionError(f"a secret reached seat {seat}: {text[:200]}")
+        if msg["type"] != "state":
+            continue
+        cards = {x for x in strings_in(msg) if CARD_RE.match(x)}
+        g = msg["game"]
+        if g is None:
+            assert not cards, f"cards before the deal: {cards}"
+            continue
+        rec = records[g["number"]]
+        if "seed" in g:
+            total = sum(rec["rules"]["players"] + sum(len(t["cards"]) for t in h["tricks"]) for h in rec["hands"])
+            assert g["view"]["phase"] == "over" and g["n"] == total, "the seed was revealed before the end"
+        allowed, own, public = entitled(rec, g["n"], seat)
+        leaked = cards - allowed
+        assert not leaked, f"seat {seat} saw {sorted(leaked)} after {g['n']} actions of game {g['number']}"
+        v = g["view"]
+        if own is not None:
+            assert sorted(v["hand"]) == own, f"seat {seat}'s hand is wrong after {g['n']} actions"
+        else:
+            assert v["hand"] == []
+        if not public:
+            for s2, b in enumerate(v["bids"]):
+                assert b is None or s2 == seat, f"seat {seat} saw seat {s2}'s hidden bid"
+        checked += 1
+    return checked

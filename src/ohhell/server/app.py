@@ -183,6 +183,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         pump_task = asyncio.create_task(pump())
         try:
             while not conn.closed:
+                await conn.backpressure()
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -219,7 +220,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         finally:
             if conn.table is not None:
                 await conn.table.detach(conn)
-            conn.finish()
+            if not conn.close_reason:  # else the pump sends what is queued, then closes
+                conn.finish()
             await asyncio.wait([pump_task], timeout=2.0)
             pump_task.cancel()
 

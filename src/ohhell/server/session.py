@@ -62,6 +62,8 @@ class Connection:
         self.close_reason: "str | None" = None
         self._items: deque[tuple[str, bool]] = deque()
         self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
 
     def send(self, text: str, *, state: bool = False) -> None:
         """Queue a frame (``state=True``: it replaces a queued, unsent state frame)."""
@@ -72,6 +74,7 @@ class Connection:
         else:
             self._items.append((text, state))
             if len(self._items) > OUTBOX_LIMIT:
+                self._items.clear()
                 self.close("too slow: frames piled up unread")
                 return
         self._wake.set()
@@ -81,22 +84,35 @@ class Connection:
         self.send(error_message(code, message, ref))
 
     def close(self, reason: str) -> None:
-        """Stop sending; :meth:`pump` returns and the socket is closed with ``reason``."""
+        """Close after the queued frames; :meth:`pump` returns and the socket is closed with ``reason``."""
         self.closed = True
         self.close_reason = reason
         self._wake.set()
+        self._drained.set()
+
+    async def backpressure(self, limit: int = 32) -> None:
+        """Wait while more than ``limit`` frames are queued for this client (stop reading
+        from a client that does not read its replies, rather than queueing without end)."""
+        while len(self._items) > limit and not self.closed:
+            self._drained.clear()
+            await self._drained.wait()
 
     def finish(self) -> None:
         """The socket is gone: let :meth:`pump` return."""
+        self._items.clear()
         self.closed = True
         self._wake.set()
+        self._drained.set()
 
     async def pump(self) -> None:
         """Send queued frames until the connection closes."""
         while True:
-            while self._items and not self.closed:
+            while self._items:
                 text, _ = self._items.popleft()
                 await self._send_text(text)
+                if len(self._items) <= 8:
+                    self._drained.set()
+            self._drained.set()
             if self.closed:
                 return
             self._wake.clear()
