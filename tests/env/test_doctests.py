@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["ohhell.env.encoding", "ohhell.env.aec", "ohhell.env.single", "ohhell.env.batch",
+MODULES = ["ohhell.env.encoding", "ohhell.env.aec", "ohhell.env.single", "ohhell.env.batch", "ohhell.env.dataset",
            "ohhell.env.openspiel"]
 
 
