@@ -44,6 +44,19 @@ def decide(name: str, seed: str, view: View) -> "int | str":
     return action.to_json()
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the server is gone (even after a kill -9), so no worker
+    outlives it."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True, name="ohhell-parent-watch").start()
+
+
 def _warm() -> int:
     from .. import bots  # noqa: F401  (import the bots once per worker)
     return os.getpid()
@@ -65,8 +78,9 @@ class BotPool:
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
             if self.kind == "process":
-                ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-                self._executor = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
+                ctx = multiprocessing.get_context("spawn")
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),))
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(self.workers,
                                                                        thread_name_prefix="ohhell-bot")

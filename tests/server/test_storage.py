@@ -1,0 +1,106 @@
+"""The stores, SQLite and a real PostgreSQL, behind one interface; a whole game on PostgreSQL
+with a server restart in the middle."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+import ohhell
+from ohhell.server.storage import PostgresStore, SqliteStore, StoreError, open_store
+from serverkit import Client, ThreadServer, play_out
+
+
+async def _conformance(store) -> None:
+    await store.open()
+    try:
+        assert await store.load("t1") == []
+        t0 = time.time()
+        await store.append("t1", 0, "create", {"title": "Ünïcode ♠", "n": [1, None]})
+        await store.append("t1", 1, "act", {"seat": 2, "action": "QS"})
+        await store.append("t2", 0, "create", {})
+        with pytest.raises(StoreError, match="already stored"):
+            await store.append("t1", 1, "act", {"seat": 3, "action": "KS"})
+        events = await store.load("t1")
+        assert [(e.seq, e.kind, e.data) for e in events] == [
+            (0, "create", {"title": "Ünïcode ♠", "n": [1, None]}), (1, "act", {"seat": 2, "action": "QS"})]
+        assert all(e.ts >= t0 - 1 for e in events)
+        assert sorted(await store.active_tables(t0 - 1)) == ["t1", "t2"]
+        assert await store.active_tables(time.time() + 60) == []
+    finally:
+        await store.close()
+    # Reopening finds the same log (the schema is created once).
+    await store.open()
+    try:
+        assert len(await store.load("t1")) == 2
+    finally:
+        await store.close()
+
+
+def test_sqlite_store(tmp_path):
+    asyncio.run(_conformance(SqliteStore(str(tmp_path / "sub" / "x.sqlite3"))))
+
+
+def test_postgres_store(pg_database):
+    asyncio.run(_conformance(PostgresStore(pg_database)))
+
+
+def test_open_store_reads_urls(tmp_path):
+    assert isinstance(open_store("postgresql://u@h/db"), PostgresStore)
+    assert isinstance(open_store("postgres://u@h/db"), PostgresStore)
+    s = open_store(f"sqlite:///{tmp_path}/a.sqlite3")
+    assert isinstance(s, SqliteStore) and s.path == f"{tmp_path}/a.sqlite3"
+    assert open_store(str(tmp_path / "b.db")).path.endswith("b.db")
+
+
+def test_postgres_that_is_not_there_is_a_clear_error():
+    store = PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+    with pytest.raises(StoreError, match="cannot connect") as e:
+        asyncio.run(store.open())
+    assert "secret" not in str(e.value)
+
+
+def test_a_game_on_postgres_survives_a_restart(pg_database):
+    rules = {"players": 4, "hand_sizes": [2, 3], "hook": True}
+    seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]
+
+    async def first(srv, t):
+        ann, bob = Client(srv.ws_url, t["id"]), Client(srv.ws_url, t["id"])
+        await ann.connect()
+        await bob.connect()
+        await ann.join(0, "Ann")
+        await bob.join(1, "Bob")
+        await ann.wait(lambda m: m["type"] == "state" and m["game"])
+        table = srv.manager.tables[t["id"]]
+        while table.game.action_count < 9:
+            seq = table.seq
+            await ann.until_seq(seq)
+            await bob.until_seq(seq)
+            mover = next((c for c in (ann, bob) if c.view["legal"]), None)
+            if mover is None:
+                await ann.until_seq(seq + 1)
+                continue
+            await mover.send({"type": "act", "action": mover.view["legal"][0]})
+            await mover.until_seq(seq + 1)
+        while table.bot_tasks:
+            await asyncio.sleep(0.01)
+        fp = table.game.fingerprint()
+        await ann.close()
+        await bob.close()
+        return ann.token, bob.token, fp
+
+    with ThreadServer(pg_database) as srv:
+        t = srv.create(rules, seats)
+        tokens = asyncio.run(first(srv, t))
+
+    async def second(srv):
+        assert srv.manager.tables[t["id"]].game.fingerprint() == tokens[2]
+        async with Client(srv.ws_url, t["id"], token=tokens[0]) as ann, \
+                Client(srv.ws_url, t["id"], token=tokens[1]) as bob:
+            await play_out([ann, bob], lambda c, v: v["legal"][0])
+    with ThreadServer(pg_database) as srv:
+        asyncio.run(second(srv))
+        rec = srv.record(t["id"])
+    assert ohhell.Game.from_record(rec).is_over and rec["players"][:2] == ["Ann", "Bob"]
