@@ -352,7 +352,7 @@ def test_saved_games_name_their_seats_and_sheets_are_refused(tmp_path):
 
 
 def test_setup_screen_sets_every_variant_and_refuses_nonsense(tmp_path, test_bots, until, text_of):
-    from textual.widgets import Input, Select, Switch
+    from textual.widgets import Checkbox as Switch, Input, Select
 
     async def main():
         options = PlayOptions(delay=0, save_path=str(tmp_path / "g.json"), pause_after_hand=False)
@@ -382,7 +382,7 @@ def test_setup_screen_sets_every_variant_and_refuses_nonsense(tmp_path, test_bot
             scr.query_one("#hand-sizes", Input).value = "1,2"
             scr.query_one("#name-2", Input).value = "Ada"
             await pilot.pause()
-            await pilot.click("#start")
+            await pilot.press("ctrl+s")
             assert isinstance(app.screen, SetupScreen)
             assert "two players are called 'Ada'" in text_of(app)
             scr.query_one("#name-2", Input).value = "Zed"
@@ -390,7 +390,7 @@ def test_setup_screen_sets_every_variant_and_refuses_nonsense(tmp_path, test_bot
                 scr.query_one(f"#bot-{s}", Select).value = "first"
             scr.query_one("#dealer", Select).value = 3
             await pilot.pause()
-            await pilot.click("#start")
+            await pilot.press("ctrl+s")
             await until(pilot, lambda: isinstance(app.screen, PlayScreen))
             g = app.table.game
             assert g.rules == Rules(5, hand_sizes=[1, 2], must_trump=True, hook=True)

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
 
 from ..errors import RulesError
 from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
@@ -65,46 +65,46 @@ class SetupScreen(Screen):
         r = s.rules
         yield Header()
         with VerticalScroll(id="setup"):
-            yield Static(Text(self.title_text, style="bold"), id="setup-title")
+            yield Static(Text.assemble((self.title_text, "bold"),
+                                       ("   ctrl+s starts, Esc quits; Tab moves between fields", "dim")),
+                         id="setup-title")
             if self.resume_label:
                 yield Button(self.resume_label, id="resume", variant="success")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
-                yield Select([(str(k), k) for k in range(3, 8)], value=r.players, allow_blank=False,
+                yield Select([(str(k), k) for k in range(3, 8)], value=r.players, allow_blank=False, compact=True,
                              id="players", classes="setup-field")
             for seat in range(7):
                 with Horizontal(classes="setup-row seat-row", id=f"seat-row-{seat}"):
                     label = ("Your name" if self.bots is not None and seat == 0 else f"Seat {seat + 1}")
                     yield Label(label, classes="setup-label")
                     name = s.names[seat] if seat < len(s.names) else DEFAULT_NAMES[seat]
-                    yield Input(name, id=f"name-{seat}", classes="setup-name", max_length=24)
+                    yield Input(name, id=f"name-{seat}", classes="setup-name", max_length=24, compact=True)
                     if self.bots is not None and seat > 0:
                         bot = s.seats[seat] if seat < len(s.seats) and s.seats[seat] else self.bots[0]
                         yield Select([(b, b) for b in self.bots], value=bot if bot in self.bots else self.bots[0],
-                                     allow_blank=False, id=f"bot-{seat}", classes="setup-bot")
+                                     allow_blank=False, compact=True, id=f"bot-{seat}", classes="setup-bot")
             with Horizontal(classes="setup-row"):
                 yield Label("First dealer", classes="setup-label")
                 yield Select(self._dealer_options(r.players), value=self._dealer_value(),
-                             allow_blank=False, id="dealer", classes="setup-field")
+                             allow_blank=False, compact=True, id="dealer", classes="setup-field")
             with Horizontal(classes="setup-row"):
                 yield Label("Preset", classes="setup-label")
                 preset = r.preset_name()
                 yield Select([("(custom)", "")] + [(p, p) for p in PRESETS], value=preset or "",
-                             allow_blank=False, id="preset", classes="setup-field")
+                             allow_blank=False, compact=True, id="preset", classes="setup-field")
             with Horizontal(classes="setup-row"):
                 yield Label("Schedule", classes="setup-label")
-                yield Select([(x, x) for x in SCHEDULES], value=r.schedule, allow_blank=False,
+                yield Select([(x, x) for x in SCHEDULES], value=r.schedule, allow_blank=False, compact=True,
                              id="schedule", classes="setup-field")
                 yield Input(",".join(map(str, r.hand_sizes)), id="hand-sizes", classes="setup-sizes",
-                            placeholder="e.g. 1,2,3", disabled=r.schedule != "custom")
+                            placeholder="e.g. 1,2,3", disabled=r.schedule != "custom", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("No trump", classes="setup-label")
                 yield Select([("last hand", "last"), ("largest hands", "largest"), ("never", "never")],
-                             value=r.no_trump, allow_blank=False, id="no-trump", classes="setup-field")
+                             value=r.no_trump, allow_blank=False, compact=True, id="no-trump", classes="setup-field")
             for flag, text in FLAG_LABELS.items():
-                with Horizontal(classes="setup-row"):
-                    yield Switch(getattr(r, flag), id=f"flag-{flag}")
-                    yield Label(text, classes="switch-label")
+                yield Checkbox(text, getattr(r, flag), id=f"flag-{flag}", compact=True, classes="setup-flag")
             yield Static("", id="setup-summary")
             yield Static("", id="setup-error")
             with Horizontal(classes="setup-row"):
@@ -162,7 +162,7 @@ class SetupScreen(Screen):
             self._mark_preset()
         self._update_summary()
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if not self._filling:
             self._mark_preset()
             self._update_summary()
@@ -186,7 +186,7 @@ class SetupScreen(Screen):
             sizes.disabled = r.schedule != "custom"
             self.query_one("#no-trump", Select).value = r.no_trump
             for flag in FLAG_LABELS:
-                self.query_one(f"#flag-{flag}", Switch).value = getattr(r, flag)
+                self.query_one(f"#flag-{flag}", Checkbox).value = getattr(r, flag)
         finally:
             self.call_after_refresh(self._end_filling)
 
@@ -238,7 +238,7 @@ class SetupScreen(Screen):
                                  f"(at most {MAX_HAND_SIZE[n] if n * MAX_HAND_SIZE[n] <= 52 else 52 // n} cards each)")
             fields["hand_sizes"] = sizes
         for flag in FLAG_LABELS:
-            fields[flag] = self.query_one(f"#flag-{flag}", Switch).value
+            fields[flag] = self.query_one(f"#flag-{flag}", Checkbox).value
         return Rules(**fields)
 
     def result(self) -> Settings:
@@ -290,13 +290,13 @@ class SetupScreen(Screen):
 SETUP_CSS = """
 #setup { padding: 0 2; }
 #setup-title { margin: 1 0; }
-.setup-row { height: auto; margin: 0 0 0 0; }
-.setup-label { width: 16; padding: 1 1 0 0; }
+.setup-row { height: auto; margin: 0 0 1 0; }
+.setup-label { width: 16; }
 .setup-field { width: 30; }
-.setup-name { width: 28; }
-.setup-bot { width: 26; }
-.setup-sizes { width: 34; }
-.switch-label { padding: 1 0 0 1; }
+.setup-name { width: 26; margin: 0 2 0 0; }
+.setup-bot { width: 24; }
+.setup-sizes { width: 30; margin: 0 0 0 2; }
+.setup-flag { margin: 0 0 0 0; }
 #setup-summary { margin: 1 0 0 0; }
 #setup-error { height: auto; margin: 0 0 1 0; }
 #resume { margin: 0 0 1 0; }
