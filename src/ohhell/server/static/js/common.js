@@ -71,7 +71,7 @@ export function sortHand(cards, trumpSuit) {
 }
 
 /** A short-lived message at the bottom of the page. */
-export function toast(message, kind = "info", ms = 4500) {
+export function toast(message, kind = "info", ms = kind === "error" ? 5000 : 2500) {
   let box = document.querySelector(".toasts");
   if (!box) {
     box = el("div", { class: "toasts", role: "status", "aria-live": "polite" });

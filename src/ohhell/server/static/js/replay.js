@@ -106,7 +106,7 @@ function renderScores() {
 function play() {
   if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶ Play"; return; }
   if (at >= steps.length - 1) show(0);
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "❚❚ Pause";
   timer = setInterval(() => { if (at >= steps.length - 1) play(); else show(at + 1); }, 900);
 }
 

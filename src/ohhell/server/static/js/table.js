@@ -140,7 +140,11 @@ function renderTrick() {
     if (v.tricks.length) { trick = v.tricks[v.tricks.length - 1]; done = true; label = "Last trick"; }
     else if (v.past_hands.length && v.phase !== "play") {
       const last = v.past_hands[v.past_hands.length - 1];
-      if (last.tricks.length) { trick = last.tricks[last.tricks.length - 1]; done = true; label = "Last trick of the previous hand"; }
+      if (last.tricks.length) {
+        trick = last.tricks[last.tricks.length - 1];
+        done = true;
+        label = v.phase === "over" ? "Last trick" : "Last trick of the previous hand";
+      }
     }
   }
   const n = v.players;
