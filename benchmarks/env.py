@@ -186,7 +186,7 @@ def main(argv: "list[str] | None" = None) -> int:
         ax.invert_yaxis()
         ax.set_xscale("log")
         ax.set_xlabel("random decisions per second, millions (log scale; median)")
-        ax.set_title("ohhell research environment throughput vs OpenSpiel's C++ loop")
+        ax.set_title("ohhell research environment throughput vs OpenSpiel's C++ loop", fontsize=10)
         fig.tight_layout()
         fig.savefig(args.plot, dpi=110)
         print(f"plot: {args.plot}")

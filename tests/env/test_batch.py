@@ -139,6 +139,15 @@ def test_autoreset_and_seeded_reproducibility():
     assert not np.array_equal(a1.totals, simulate(Rules(5), num_games=50, seed=10).totals)
     with pytest.raises(ValueError):
         BatchedGames(Rules(4), seeds=[1, 2], autoreset=True)
+    one = BatchedGames(Rules(4, hand_sizes=[4, 3]), num_games=300, seed=2, threads=1)
+    every = BatchedGames(Rules(4, hand_sizes=[4, 3]), num_games=300, seed=2, threads=0)
+    for _ in range(40):
+        assert np.array_equal(one.observe(), every.observe())
+        a = one.random_actions()
+        assert np.array_equal(a, every.random_actions())
+        one.step(a)
+        every.step(a)
+    assert np.array_equal(one.S, every.S)
 
 
 def test_kernel_deals_are_valid_and_uniformish():
