@@ -534,6 +534,7 @@ class Table:
                 "rules": self.rules.to_dict() if self.rules else None,
                 "description": self.rules.describe() if self.rules else "",
                 "seats": seats, "status": self.status, "game": self.game_no,
+                "actions": self.game.action_count if self.game else 0,
                 "finished": sorted(self.finished), "votes": sorted(self.votes),
                 "spectators": sum(1 for c in self.conns if c.seat is None)}
 
