@@ -169,8 +169,8 @@ def main(argv: "list[str] | None" = None) -> int:
     print("|---|---:|---:|---:|")
     for name, _ in configs:
         v = results[name]
-        ratio = f"{med[name] / base:.1f}x" if base else "-"
-        print(f"| {name} | {med[name] / 1e6:.2f}M | {min(v) / 1e6:.2f}M..{max(v) / 1e6:.2f}M | {ratio} |")
+        ratio = f"{med[name] / base:.3g}x" if base else "-"
+        print(f"| {name} | {med[name] / 1e6:.3g}M | {min(v) / 1e6:.3g}M..{max(v) / 1e6:.3g}M | {ratio} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": machine(), "rounds": rounds, "results": results, "median": med}, f, indent=2)

@@ -136,56 +136,60 @@ class Encoder:
         me = view.seat
         rel = [(s - me) % n for s in range(n)]
         over = view.phase == "over"
-        v[at["phase"] + (0 if view.phase == "bid" else 1 if view.phase == "play" else 2)] = 1
-        _bits(v, at["hand"], view.hand_mask)
+        ones = [at["phase"] + (0 if view.phase == "bid" else 1 if view.phase == "play" else 2)]
+        if view.hand_mask:
+            v[at["hand"]:at["hand"] + 52] = (np.int64(view.hand_mask) >> _SHIFTS) & 1
         if view.trump_card is not None:
-            v[at["trump_card"] + view.trump_card] = 1
-        v[at["trump_suit"] + (4 if view.trump is None else view.trump)] = 1
-        v[at["hand_size"] + view.hand_size - 1] = 1
+            ones.append(at["trump_card"] + view.trump_card)
+        ones.append(at["trump_suit"] + (4 if view.trump is None else view.trump))
+        ones.append(at["hand_size"] + view.hand_size - 1)
         hc = view.hand_count
         done = len(view.past_hands)
-        v[at["game_progress"]] = done / hc
-        v[at["game_progress"] + 1] = (hc - view.hand_index - 1) / hc
-        v[at["game_progress"] + 2] = 1.0 if view.hand_index == hc - 1 else 0.0
-        v[at["dealer"] + rel[view.dealer]] = 1
+        g0 = at["game_progress"]
+        v[g0] = done / hc
+        v[g0 + 1] = (hc - view.hand_index - 1) / hc
+        if view.hand_index == hc - 1:
+            ones.append(g0 + 2)
+        ones.append(at["dealer"] + rel[view.dealer])
         if view.to_act is not None:
-            v[at["to_act"] + rel[view.to_act]] = 1
+            ones.append(at["to_act"] + rel[view.to_act])
         if not over:
             b0 = at["bids"]
             for s, b in enumerate(view.bids):
-                v[b0 + rel[s] * (H + 2) + (H + 1 if b is None else b)] = 1
+                ones.append(b0 + rel[s] * (H + 2) + (H + 1 if b is None else b))
             v[at["bid_total"]] = view.bid_total / (n * H)
             t0 = at["tricks_won"]
             for s, w in enumerate(view.tricks_won):
-                v[t0 + rel[s] * (H + 1) + w] = 1
+                ones.append(t0 + rel[s] * (H + 1) + w)
             trick = view.trick
-            playing = view.phase == "play"
-            if playing:
-                v[at["trick_leader"] + rel[trick.leader]] = 1
+            if view.phase == "play":
+                ones.append(at["trick_leader"] + rel[trick.leader])
             c0 = at["current_trick"]
             for i, c in enumerate(trick.cards):
-                v[c0 + rel[(trick.leader + i) % n] * 52 + c] = 1
-            _bits(v, at["played"], view.played_mask)
+                ones.append(c0 + rel[(trick.leader + i) % n] * 52 + c)
+            if view.played_mask:
+                v[at["played"]:at["played"] + 52] = (np.int64(view.played_mask) >> _SHIFTS) & 1
             v0 = at["voids"]
             for s, m in enumerate(view.voids):
                 if m:
                     for suit in range(4):
                         if m >> suit & 1:
-                            v[v0 + rel[s] * 4 + suit] = 1
+                            ones.append(v0 + rel[s] * 4 + suit)
             l0 = at["cards_left"]
             nt = len(view.tricks)
+            left = np.empty(n, dtype=np.float32)
             for s in range(n):
                 played = nt + (1 if (s - trick.leader) % n < len(trick.cards) else 0)
-                v[l0 + rel[s]] = (view.hand_size - played) / H
+                left[rel[s]] = (view.hand_size - played) / H
+            v[l0:l0 + n] = left
         s0 = at["totals"]
-        scale = self._total_scale
-        for s, t in enumerate(view.totals):
-            v[s0 + rel[s]] = t / scale
+        v[s0:s0 + n] = np.array([view.totals[(r + me) % n] for r in range(n)], dtype=np.float32) / self._total_scale
         if self.kind == "information_state":
-            self._encode_history(v, view, rel)
+            self._encode_history(v, view, rel, ones)
+        v[ones] = 1
         return v
 
-    def _encode_history(self, v: np.ndarray, view: View, rel: list[int]) -> None:
+    def _encode_history(self, v: np.ndarray, view: View, rel: list[int], ones: list[int]) -> None:
         at = self._at
         n = self.players
         H = self.max_hand
@@ -194,16 +198,16 @@ class Encoder:
             h0 = at["hand_history"]
             l0 = at["history_leaders"]
             for t, trick in enumerate(tricks):
-                v[l0 + t * n + rel[trick.leader]] = 1
+                ones.append(l0 + t * n + rel[trick.leader])
                 for i, c in enumerate(trick.cards):
-                    v[h0 + (t * n + rel[(trick.leader + i) % n]) * 52 + c] = 1
+                    ones.append(h0 + (t * n + rel[(trick.leader + i) % n]) * 52 + c)
         p0 = at["past_hands"]
         row = 4 * n + 6
         for k, hr in enumerate(view.past_hands):
             base = p0 + k * row
-            v[base] = 1
-            v[base + 1 + rel[hr.dealer]] = 1
-            v[base + 1 + n + (4 if hr.trump_card is None else hr.trump_card // 13)] = 1
+            ones.append(base)
+            ones.append(base + 1 + rel[hr.dealer])
+            ones.append(base + 1 + n + (4 if hr.trump_card is None else hr.trump_card // 13))
             b = base + 6 + n
             for s in range(n):
                 r = rel[s]
@@ -231,8 +235,4 @@ class Encoder:
         return f"Encoder({self.kind!r}, {self.players} players, {self.size} values)"
 
 
-def _bits(v: np.ndarray, start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        v[start + low.bit_length() - 1] = 1
-        mask ^= low
+_SHIFTS = np.arange(52, dtype=np.int64)
