@@ -26,6 +26,14 @@ def test_pettingzoo_api_test(kwargs):
     api_test(OhHellEnv(**kwargs), num_cycles=1000)
 
 
+def test_wrapped_constructor_passes_api_test_and_enforces_order():
+    from ohhell.env import env
+    api_test(env(players=3, hand_sizes=[4, 3]), num_cycles=200)
+    fresh = env(players=3)
+    with pytest.raises(Exception, match="reset"):
+        fresh.step(52)
+
+
 @pytest.mark.parametrize("kwargs", API_CASES[:3], ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()))
 def test_pettingzoo_seed_test(kwargs):
     seed_test(lambda: OhHellEnv(**kwargs), num_cycles=600)

@@ -15,9 +15,9 @@ Needs the ``env`` extra: ``pip install 'ohhell[env]'``.
 
 from __future__ import annotations
 
-from .aec import OhHellEnv, env, make_rules, standing_rewards
+from .aec import OhHellEnv, env, make_rules, raw_env, standing_rewards
 from .encoding import Encoder, Slice, max_total
 from .single import OhHellGymEnv
 
-__all__ = ["OhHellEnv", "OhHellGymEnv", "Encoder", "Slice", "env", "make_rules", "max_total",
+__all__ = ["OhHellEnv", "OhHellGymEnv", "Encoder", "Slice", "env", "raw_env", "make_rules", "max_total",
            "standing_rewards"]

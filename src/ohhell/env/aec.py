@@ -24,7 +24,7 @@ from ..rules import Rules
 from ..view import View
 from .encoding import KINDS, Encoder
 
-__all__ = ["OhHellEnv", "env", "make_rules", "standing_rewards", "REWARDS", "ILLEGAL_ACTIONS"]
+__all__ = ["OhHellEnv", "env", "raw_env", "make_rules", "standing_rewards", "REWARDS", "ILLEGAL_ACTIONS"]
 
 REWARDS = ("dense", "sparse")
 ILLEGAL_ACTIONS = ("raise", "terminate")
@@ -260,6 +260,12 @@ class OhHellEnv(AECEnv):
         return "ohhell_v0"
 
 
-def env(**kwargs: Any) -> OhHellEnv:
-    """PettingZoo-style constructor: ``ohhell.env.env(players=4)``."""
-    return OhHellEnv(**kwargs)
+def env(**kwargs: Any):
+    """PettingZoo-style constructor: :class:`OhHellEnv` inside PettingZoo's
+    ``OrderEnforcingWrapper`` (which rejects ``step`` before ``reset`` and the
+    like), as PettingZoo's own classic environments come; ``raw_env`` is the bare class."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    return OrderEnforcingWrapper(OhHellEnv(**kwargs))
+
+
+raw_env = OhHellEnv
