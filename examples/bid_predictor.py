@@ -254,8 +254,8 @@ def main(argv=None) -> int:
     lo, hi = interval(pm - hm)
     plo, phi = interval(pp - hp)
     print(f"\nfresh deals, {args.eval_games} games ({len(hm)} hands in the test seat), duplicate:")
-    print(f"| bidder in the test seat | bid accuracy | points per hand |")
-    print(f"|---|---:|---:|")
+    print("| bidder in the test seat | bid accuracy | points per hand |")
+    print("|---|---:|---:|")
     print(f"| heuristic | {hm.mean():.1%} | {hp.mean():.2f} |")
     print(f"| learned bid predictor | {pm.mean():.1%} | {pp.mean():.2f} |")
     print(f"accuracy difference {pm.mean() - hm.mean():+.1%} (95% interval {lo:+.1%} .. {hi:+.1%}); "

@@ -74,15 +74,46 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _INV53 = 1.0 / 9007199254740992.0
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def splitmix(rs):
+    """One step of splitmix64: ``(next state, a float in [0, 1))``."""
+    rs = rs + _GOLDEN
+    z = (rs ^ (rs >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z = z ^ (z >> _S31)
+    return rs, float(z >> _S11) * _INV53
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def shuffle_deal(out, base, deck, rs, n, h, dealer, with_trump):
+    """Shuffle just enough of a fresh deck (Fisher-Yates from the top, random stream ``rs``)
+    and deal ``h`` cards each, one at a time from the dealer's left, OR-ing each
+    seat's cards into ``out[base + seat]`` (which must be zero).
+
+    Returns ``(next stream state, turned trump card or -1)``.
+    """
+    need = n * h + (1 if with_trump else 0)
+    for j in range(52):
+        deck[j] = j
+    for j in range(need):
+        rs, u = splitmix(rs)
+        r = j + int(u * (52 - j))
+        t = deck[j]
+        deck[j] = deck[r]
+        deck[r] = t
+    seat = dealer
+    for j in range(n * h):
+        seat = seat + 1 if seat + 1 < n else 0
+        out[base + seat] |= np.int64(1) << deck[j]
+    return rs, (deck[n * h] if with_trump else -1)
+
+
 @njit(cache=True, error_model="numpy")
 def rng_uniform(rng, g):
     """A float in [0, 1) from game ``g``'s splitmix64 stream (``rng[g]`` is its state)."""
-    s = rng[g] + _GOLDEN
-    rng[g] = s
-    z = (s ^ (s >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z = z ^ (z >> _S31)
-    return float(z >> _S11) * _INV53
+    rs, u = splitmix(rng[g])
+    rng[g] = rs
+    return u
 
 
 @njit(cache=True, error_model="numpy")
@@ -115,19 +146,8 @@ def start_hand(st, g, k, dealer, R, sizes, trumps, D, rng, mode, deck):
         st[O_TRICK + s] = -1
         st[O_VOIDS + s] = 0
     if mode == DEAL_KERNEL:
-        need = n * h + (1 if trumps[k] else 0)
-        for i in range(52):
-            deck[i] = i
-        for i in range(need):
-            j = i + int(rng_uniform(rng, g) * (52 - i))
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
-        seat = dealer
-        for i in range(n * h):
-            seat = seat + 1 if seat + 1 < n else 0
-            st[O_HANDS + seat] |= np.int64(1) << deck[i]
-        tc = deck[n * h] if trumps[k] else -1
+        rs, tc = shuffle_deal(st, O_HANDS, deck, rng[g], n, h, dealer, trumps[k])
+        rng[g] = rs
     else:
         for s in range(n):
             st[O_HANDS + s] = D[g, k, s]
@@ -386,11 +406,8 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
     rs = rng[g]
     dealer = first[g]
     if dealer < 0:
-        rs += _GOLDEN
-        z = (rs ^ (rs >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        z = z ^ (z >> _S31)
-        dealer = int(float(z >> _S11) * _INV53 * n)
+        rs, u = splitmix(rs)
+        dealer = int(u * n)
     i = 0
     for k in range(K):
         h = sizes[k]
@@ -398,23 +415,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
             hands[s] = 0
             won[s] = 0
         if mode == DEAL_KERNEL:
-            need = n * h + (1 if trumps[k] else 0)
-            for j in range(52):
-                deck[j] = j
-            for j in range(need):
-                rs += _GOLDEN
-                z = (rs ^ (rs >> _S30)) * _MIX1
-                z = (z ^ (z >> _S27)) * _MIX2
-                z = z ^ (z >> _S31)
-                r = j + int(float(z >> _S11) * _INV53 * (52 - j))
-                t = deck[j]
-                deck[j] = deck[r]
-                deck[r] = t
-            seat = dealer
-            for j in range(n * h):
-                seat = seat + 1 if seat + 1 < n else 0
-                hands[seat] |= np.int64(1) << deck[j]
-            tc = deck[n * h] if trumps[k] else -1
+            rs, tc = shuffle_deal(hands, 0, deck, rs, n, h, dealer, trumps[k])
         else:
             for s in range(n):
                 hands[s] = D[g, k, s]
@@ -429,11 +430,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
             if use_u:
                 u = U[g, i]
             else:
-                rs += _GOLDEN
-                z = (rs ^ (rs >> _S30)) * _MIX1
-                z = (z ^ (z >> _S27)) * _MIX2
-                z = z ^ (z >> _S31)
-                u = float(z >> _S11) * _INV53
+                rs, u = splitmix(rs)
             x = h - bidsum if (hook and j == n - 1) else -1
             if 0 <= x <= h:
                 b = int(u * h)
@@ -466,11 +463,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
                 if use_u:
                     u = U[g, i]
                 else:
-                    rs += _GOLDEN
-                    z = (rs ^ (rs >> _S30)) * _MIX1
-                    z = (z ^ (z >> _S27)) * _MIX2
-                    z = z ^ (z >> _S31)
-                    u = float(z >> _S11) * _INV53
+                    rs, u = splitmix(rs)
                 cnt = POP13[m & 8191] + POP13[(m >> 13) & 8191] + POP13[(m >> 26) & 8191] \
                     + POP13[(m >> 39) & 8191]
                 q = int(u * cnt)

@@ -18,46 +18,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..actions import action_from_id
-from ..errors import IllegalActionError, RulesError
+from ..errors import IllegalActionError
 from ..game import Game
 from ..rules import Rules
 from ..view import View
-from .encoding import KINDS, Encoder
+from ._common import ILLEGAL_ACTIONS, REWARDS, TableOptions, make_rules, standing_rewards
 
 __all__ = ["OhHellEnv", "env", "raw_env", "make_rules", "standing_rewards", "REWARDS", "ILLEGAL_ACTIONS"]
 
-REWARDS = ("dense", "sparse")
-ILLEGAL_ACTIONS = ("raise", "terminate")
-
-
-def make_rules(rules: "Rules | None" = None, preset: "str | None" = None, **fields: Any) -> Rules:
-    """Rules from a :class:`Rules`, a preset name and/or rules fields as keywords.
-
-    :raises RulesError: for a bad combination (with why).
-    """
-    if rules is not None and preset is not None:
-        raise RulesError("give rules or preset, not both")
-    if rules is not None:
-        if not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
-        return rules.replace(**fields) if fields else rules
-    if preset is not None:
-        return Rules.preset(preset, **fields)
-    return Rules(**fields)
-
-
-def standing_rewards(totals: "list[int] | tuple[int, ...]") -> list[float]:
-    """The sparse reward of each seat from final totals, in [-1, 1] and summing to 0:
-    (players it beat - players that beat it) / (players - 1).
-
-    >>> standing_rewards([30, 50, 30, 10])
-    [0.0, 1.0, 0.0, -1.0]
-    """
-    n = len(totals)
-    return [sum((t > u) - (t < u) for u in totals) / (n - 1) for t in totals]
-
-
-class OhHellEnv(AECEnv):
+class OhHellEnv(TableOptions, AECEnv):
     """Oh Hell as a PettingZoo AEC environment.
 
     Agents are ``player_0`` .. ``player_{n-1}`` (agent ``player_s`` is seat
@@ -96,39 +65,16 @@ class OhHellEnv(AECEnv):
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
                  dealer: "int | None" = None, render_mode: "str | None" = None, **fields: Any) -> None:
         super().__init__()
-        self.rules = make_rules(rules, preset, **fields)
-        if observation not in KINDS:
-            raise ValueError(f"unknown observation {observation!r}; choose one of {', '.join(KINDS)}")
-        if reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; "
-                             f"choose one of {', '.join(ILLEGAL_ACTIONS)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; choose human or ansi")
+        self._configure(rules, preset, fields, observation=observation, reward=reward,
+                        reward_scale=reward_scale, illegal_action=illegal_action,
+                        illegal_reward=illegal_reward, dealer=dealer, render_mode=render_mode)
         n = self.rules.players
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
-                                   or not 0 <= dealer < n):
-            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.observation_kind = observation
-        self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.first_dealer = dealer
-        self.render_mode = render_mode
-        self.encoder = Encoder(self.rules, observation)
-        self.num_actions = 52 + max(self.rules.hand_sizes) + 1
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-        })
+        obs_space = self._observation_space()
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._rng: "np.random.Generator | None" = None
-        self.game: "Game | None" = None
 
     # --- spaces ----------------------------------------------------------------------------
 
@@ -176,15 +122,7 @@ class OhHellEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation now: ``{"observation": ..., "action_mask": ...}``."""
-        view = self.game.view(self._seat[agent])
-        return {"observation": self.encoder.encode(view), "action_mask": self._mask(view)}
-
-    def _mask(self, view: View) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        ids = [a.id for a in view.legal]
-        if ids:
-            mask[ids] = 1
-        return mask
+        return self._observe_seat(self._seat[agent])
 
     def step(self, action: "int | np.integer | None") -> None:
         """Apply the selected agent's action (an action id; ``None`` for a finished agent).
@@ -241,17 +179,6 @@ class OhHellEnv(AECEnv):
     def seat(self, agent: str) -> int:
         """The seat of ``agent``."""
         return self._seat[agent]
-
-    def render(self) -> "str | None":
-        """The whole table as text (every hand shown: for the researcher, not for an agent)."""
-        if self.game is None:
-            return None
-        from ..text import render_game, score_table
-        text = render_game(self.game) + "\n" + score_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
     def close(self) -> None:
         """Nothing to release."""

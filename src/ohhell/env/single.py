@@ -20,17 +20,15 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import action_from_id
-from ..errors import IllegalActionError, RulesError
+from ..errors import IllegalActionError
 from ..game import BID, Game
 from ..rules import Rules
-from ..view import View
-from .aec import ILLEGAL_ACTIONS, REWARDS, make_rules, standing_rewards
-from .encoding import KINDS, Encoder
+from ._common import TableOptions, standing_rewards
 
 __all__ = ["OhHellGymEnv"]
 
 
-class OhHellGymEnv(gym.Env):
+class OhHellGymEnv(TableOptions, gym.Env):
     """Oh Hell for one learning seat; the other seats are played by bots.
 
     Observations are dicts with ``observation`` and ``action_mask`` as in
@@ -58,22 +56,12 @@ class OhHellGymEnv(gym.Env):
                  observation: str = "observation", reward: str = "dense", reward_scale: float = 1.0,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
                  dealer: "int | None" = None, render_mode: "str | None" = None, **fields: Any) -> None:
-        self.rules = make_rules(rules, preset, **fields)
+        self._configure(rules, preset, fields, observation=observation, reward=reward,
+                        reward_scale=reward_scale, illegal_action=illegal_action,
+                        illegal_reward=illegal_reward, dealer=dealer, render_mode=render_mode)
         n = self.rules.players
-        if observation not in KINDS:
-            raise ValueError(f"unknown observation {observation!r}; choose one of {', '.join(KINDS)}")
-        if reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; "
-                             f"choose one of {', '.join(ILLEGAL_ACTIONS)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; choose human or ansi")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be None or a seat from 0 to {n - 1}, not {seat!r}")
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
-                                   or not 0 <= dealer < n):
-            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         if isinstance(opponents, str):
             opponents = [opponents] * (n - 1)
         opponents = list(opponents)
@@ -85,21 +73,8 @@ class OhHellGymEnv(gym.Env):
                 raise ValueError(f"unknown bot {o!r}; choose one of {', '.join(bots.names())}")
         self._opponent_specs = opponents
         self.fixed_seat = seat
-        self.observation_kind = observation
-        self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.first_dealer = dealer
-        self.render_mode = render_mode
-        self.encoder = Encoder(self.rules, observation)
-        self.num_actions = 52 + max(self.rules.hand_sizes) + 1
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-        })
+        self.observation_space = self._observation_space()
         self.action_space = spaces.Discrete(self.num_actions)
-        self.game: "Game | None" = None
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Any] = {}
         self._seen_hands = 0
@@ -163,17 +138,6 @@ class OhHellGymEnv(gym.Env):
         """The legal actions of the learner now, as a boolean array."""
         return self._mask(self.game.view(self.seat)).astype(bool)
 
-    def render(self) -> "str | None":
-        """The table as text (every hand shown)."""
-        if self.game is None:
-            return None
-        from ..text import render_game, score_table
-        text = render_game(self.game) + "\n" + score_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
     # --- internals -------------------------------------------------------------------------------
 
     def _advance(self) -> list[int]:
@@ -204,15 +168,7 @@ class OhHellGymEnv(gym.Env):
         return earned
 
     def _obs(self) -> dict[str, np.ndarray]:
-        view = self.game.view(self.seat)
-        return {"observation": self.encoder.encode(view), "action_mask": self._mask(view)}
-
-    def _mask(self, view: View) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        ids = [a.id for a in view.legal]
-        if ids:
-            mask[ids] = 1
-        return mask
+        return self._observe_seat(self.seat)
 
     def _info(self, earned: list[int]) -> dict[str, Any]:
         g = self.game
