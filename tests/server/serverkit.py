@@ -34,6 +34,7 @@ class ThreadServer:
         options.setdefault("bot_pool", "thread")
         options.setdefault("bot_delay", 0.0)
         options.setdefault("rate_limit", (500.0, 500.0))  # scripted players act faster than people
+        options.setdefault("create_limit", None)          # tests create many tables at once
         self.app = create_app(db, **options)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"

@@ -46,6 +46,13 @@ def test_create_table_rejects_bad_requests_with_reasons():
         assert srv.manager.tables == {}
 
 
+def test_one_address_cannot_create_tables_without_end():
+    with ThreadServer(create_limit=5) as srv:
+        codes = [httpx.post(srv.base + "/api/tables", json={"rules": {"players": 3}}).status_code for _ in range(8)]
+        assert codes[:5] == [201] * 5 and codes[5:] == [429] * 3
+        assert len(srv.manager.tables) == 5
+
+
 def test_every_variant_and_preset_can_be_created():
     with ThreadServer() as srv:
         for preset in ohhell.PRESETS:

@@ -21,6 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where bots think: worker processes (default) or threads")
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="bot workers (default: CPUs - 1, at least 1)")
+    p.add_argument("--create-limit", type=float, default=30.0, metavar="N",
+                   help="tables one address may create per minute (default 30; 0: no limit)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -50,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     try:
         started = serve(args.host, args.port, db, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
-                        bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log)
+                        bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log,
+                        create_limit=args.create_limit or None)
     except StoreError as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1

@@ -69,7 +69,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_delay: float = 0.7,
                bot_pool: str = "process", bot_workers: "int | None" = None,
-               idle_evict: float = 1800.0, rate_limit: "tuple[float, float]" = (10.0, 30.0)) -> Starlette:
+               idle_evict: float = 1800.0, rate_limit: "tuple[float, float]" = (10.0, 30.0),
+               create_limit: "float | None" = 30.0) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -78,6 +79,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param bot_delay: seconds a bot waits before it acts (so people can follow).
     :param bot_pool: ``process`` (default) or ``thread``: where bots think.
     :param rate_limit: ``(messages per second, burst)`` each client may send.
+    :param create_limit: tables one address may create per minute (``None``: no limit).
     """
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers)
@@ -118,7 +120,18 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": manager.open_tables()})
 
+    creators: dict[str, RateLimiter] = {}
+
     async def create_table(request: Request) -> Response:
+        if create_limit:
+            ip = request.client.host if request.client else "?"
+            limiter = creators.get(ip)
+            if limiter is None:
+                if len(creators) > 10000:
+                    creators.clear()
+                limiter = creators[ip] = RateLimiter(rate=create_limit / 60.0, burst=create_limit)
+            if not limiter.allow():
+                return _error(429, "slow_down", "too many tables created from here; wait a minute")
         body = await request.body()
         if len(body) > MAX_BODY:
             return _error(413, "too_large", f"the request is over {MAX_BODY} bytes")
