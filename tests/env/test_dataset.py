@@ -23,6 +23,10 @@ def test_decisions_replay_every_action_with_the_deciders_view():
     g = played(ohhell.Rules(4, hand_sizes=[3, 2], hook=True), 6)
     steps = list(decisions(g.record()))
     assert [(s.seat, s.action) for s in steps] == list(g.actions())
+    before = g.fingerprint()
+    assert [(s.seat, s.action, s.tricks_won) for s in decisions(g)] == \
+        [(s.seat, s.action, s.tricks_won) for s in steps]
+    assert g.fingerprint() == before                  # a Game is replayed from a copy
     for s in steps:
         assert s.action in s.view.legal and s.view.seat == s.seat
         hr = g.past_hands[s.hand_index]

@@ -51,14 +51,17 @@ class Step:
         return isinstance(self.action, Bid)
 
 
-def decisions(record: "dict | str") -> Iterator[Step]:
-    """Every decision of a record, in order, with the deciding seat's view before it.
+def decisions(record: "Game | dict | str") -> Iterator[Step]:
+    """Every decision of a game, in order, with the deciding seat's view before it.
 
-    Only finished hands are replayed (an unfinished last hand has no outcome).
+    ``record`` is a record (a dict or its JSON text, verified here) or a
+    :class:`~ohhell.Game` (what :func:`ohhell.read_records` yields; it is not
+    changed).  Only finished hands are replayed (an unfinished last hand has
+    no outcome).
 
     :raises RecordError: for a record that does not verify.
     """
-    game = Game.from_record(record)
+    game = record.copy() if isinstance(record, Game) else Game.from_record(record)
     actions = list(game.actions())
     past = game.past_hands
     while True:
@@ -79,9 +82,9 @@ def decisions(record: "dict | str") -> Iterator[Step]:
             raise RecordError(f"replay failed: {e}") from None
 
 
-def bid_dataset(records: Iterable["dict | str"], encoder: "Encoder | None" = None,
+def bid_dataset(records: Iterable["Game | dict | str"], encoder: "Encoder | None" = None,
                 kind: str = "observation") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The bidding decisions of some records as arrays.
+    """The bidding decisions of some records (or games) as arrays.
 
     Returns ``(X, won, bids)``: ``X[i]`` is the encoding of the bidder's view
     (:class:`~ohhell.env.Encoder`, built from the first record's rules unless
