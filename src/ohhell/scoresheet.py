@@ -45,6 +45,7 @@ from typing import Any, Sequence
 
 from .cards import Card, parse_card
 from .errors import CardError, OhHellError, RecordError, RulesError
+from .records import parse_record
 from .rules import Rules
 from .scoring import hand_score, winners as _winners
 
@@ -635,15 +636,7 @@ class ScoreSheet:
         :raises RecordError: naming the hand and the problem (a game record
             gets a message that says to open it with ``ohhell replay``).
         """
-        if isinstance(data, (str, bytes, bytearray)):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as e:
-                raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-            except UnicodeDecodeError as e:
-                raise RecordError(f"bad JSON: not UTF-8 text ({e.reason})") from None
-        if not isinstance(data, dict):
-            raise RecordError(f"a score sheet is a JSON object, not {type(data).__name__}")
+        data = parse_record(data)
         fmt = data.get("format")
         if fmt == "ohhell.record":
             raise RecordError("this is a game record (with cards), not a score sheet; "

@@ -74,7 +74,7 @@ def screen_text(app) -> str:
         elif isinstance(w, Button):
             parts.append(str(w.label))
         elif isinstance(w, Static):
-            content = w.content
+            content = w.content if hasattr(type(w), "content") else w.renderable  # Textual < 6
             parts.append(content if isinstance(content, str) else _render(content))
     return "\n".join(parts)
 

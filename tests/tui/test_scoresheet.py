@@ -372,7 +372,7 @@ def test_loading_checks_every_field(edit, message):
 def test_loading_rejects_bad_json():
     with pytest.raises(RecordError, match="bad JSON"):
         ScoreSheet.from_dict("{not json")
-    with pytest.raises(RecordError, match="a score sheet is a JSON object"):
+    with pytest.raises(RecordError, match="is a JSON object, not list"):
         ScoreSheet.from_dict("[1, 2]")
 
 

@@ -27,20 +27,19 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from .. import bots as botlib
 from ..actions import Bid, Play
-from ..cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
+from ..cards import RANKS, SUIT_SYMBOLS, parse_card
 from ..errors import CardError, IllegalActionError, OhHellError, RecordError
 from ..game import Game
 from ..rules import Rules
 from ..scoresheet import atomic_write_text
 from ..view import View
-from .chart import line_chart
 from .render import (PLAYER_COLORS, bid_table, card_text, describe_action, explain_illegal, live_bid_rows, rank_text,
                      score_rows_from_view, score_table, standings_table, suit_text, trick_table, trump_text)
 from .setup import SETUP_CSS, Settings, SetupScreen
 from .widgets import BidBar, CardWidget, ChartView, HandPanel
 
 __all__ = ["PlayApp", "PlayOptions", "PlayScreen", "hint_bot_name", "load_saved_game", "default_save_path",
-           "data_dir", "seats_of_record"]
+           "data_dir", "seats_of_record", "archive_path", "history_path"]
 
 
 def data_dir() -> str:
@@ -56,6 +55,24 @@ def data_dir() -> str:
 def default_save_path() -> str:
     """The file ``ohhell play`` saves the current game to unless told otherwise."""
     return os.path.join(data_dir(), "game.json")
+
+
+def archive_path(path: str) -> str:
+    """Where a file is moved to make room for a new one: ``NAME-YYYYmmdd-HHMMSS.json``."""
+    import datetime as _dt
+    stem, ext = os.path.splitext(path)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = f"{stem}-{stamp}{ext or '.json'}"
+    i = 2
+    while os.path.exists(out):
+        out = f"{stem}-{stamp}-{i}{ext or '.json'}"
+        i += 1
+    return out
+
+
+def history_path(save_path: str) -> str:
+    """The JSON Lines file next to the save file that collects every finished game."""
+    return os.path.join(os.path.dirname(os.path.abspath(save_path)), "history.jsonl")
 
 
 def hint_bot_name() -> str:
@@ -434,6 +451,7 @@ class PlayScreen(Screen):
     def _game_over(self) -> None:
         if isinstance(self.app.screen, GameOverScreen):
             return
+        self._archive_finished()
         self.app.push_screen(GameOverScreen(self.game.names, self.view, self.saved_to), self._after_over)
 
     def _after_over(self, result: object) -> None:
@@ -443,6 +461,22 @@ class PlayScreen(Screen):
                 app.call_later(app.new_game)
 
     # --- saving --------------------------------------------------------------------------------
+
+    def _archive_finished(self) -> None:
+        """Append the finished game to ``history.jsonl`` beside the save file (once)."""
+        path = self.options.save_path
+        if not path or not self.game.is_over or getattr(self, "_archived", False):
+            return
+        self._archived = True
+        rec = self.game.record()
+        rec["seats"] = ["human" if b is None else b for b in self.seat_bots]
+        try:
+            with open(history_path(path), "a", encoding="utf-8") as f:
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            self.save_error = f"could not add the game to {history_path(path)}: {e.strerror or e}"
 
     def _save(self) -> None:
         path = self.options.save_path
@@ -652,8 +686,8 @@ class PlayScreen(Screen):
                 self._typed = ""
                 try:
                     card = parse_card(rank + ch)
-                except CardError:  # pragma: no cover - rank and suit are valid
-                    self.say(f"{rank}{ch} is not a card.")
+                except CardError:          # "1" then a suit: no such rank
+                    self.say(f"{rank}{ch} is not a card: type 1 0 or t for a ten.")
                     return
                 await self.choose(Play(card))
                 return
@@ -664,7 +698,7 @@ class PlayScreen(Screen):
                 return
             event.stop()
             self._typed = ""
-            self.say(f"After the rank, type the suit: c, d, h or s.")
+            self.say("After the rank, type the suit: c, d, h or s.")
             return
         if low in "23456789tjqka1":
             event.stop()
@@ -867,7 +901,15 @@ class PlayApp(App):
             self.start_from(result)
 
     def start_from(self, settings: Settings) -> None:
-        """Start a new game with these settings."""
+        """Start a new game with these settings (an unfinished saved game is moved aside, never lost)."""
+        path = self.options.save_path
+        if path and os.path.exists(path):
+            try:
+                keep = not load_saved_game(path)[0].is_over
+            except (OhHellError, OSError):
+                keep = True
+            if keep:
+                os.replace(path, archive_path(path))
         game = Game(settings.rules, self.options.seed, dealer=settings.dealer, names=settings.names)
         seats = list(settings.seats) or [None] + [default_bot_name()] * (settings.rules.players - 1)
         self.start_game(game, seats)

@@ -7,7 +7,6 @@ running score table, and saves the sheet after every change.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from typing import Sequence
 
@@ -21,7 +20,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from ..errors import OhHellError, RulesError
 from ..scoresheet import EntryError, ScoreSheet
-from .play import PLAY_CSS, MessageScreen, data_dir
+from .play import PLAY_CSS, MessageScreen, archive_path, data_dir
 from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, standings_table
 from .setup import Settings, SetupScreen
 from .widgets import ChartView
@@ -32,18 +31,6 @@ __all__ = ["ScoreApp", "SheetScreen", "EditHandScreen", "default_sheet_path", "a
 def default_sheet_path() -> str:
     """The file ``ohhell score`` keeps its sheet in unless told otherwise."""
     return os.path.join(data_dir(), "scoresheet.json")
-
-
-def archive_path(path: str) -> str:
-    """Where a finished or abandoned sheet is moved when a new one starts: ``NAME-YYYYmmdd-HHMMSS.json``."""
-    stem, ext = os.path.splitext(path)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = f"{stem}-{stamp}{ext or '.json'}"
-    i = 2
-    while os.path.exists(out):
-        out = f"{stem}-{stamp}-{i}{ext or '.json'}"
-        i += 1
-    return out
 
 
 COMMANDS_HELP = """[b]Entering[/b]: type the number asked for and press Enter (or click a number).

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
 
 from ..errors import RulesError
-from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
+from ..rules import MAX_HAND_SIZE, PRESETS, SCHEDULES, Rules
 
 __all__ = ["Settings", "SetupScreen", "DEFAULT_NAMES", "FLAG_LABELS"]
 
