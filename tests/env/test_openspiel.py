@@ -152,3 +152,22 @@ def test_openspiel_ismcts_plays_whole_games():
         ismcts_total += returns[0]
         random_total += sum(returns[1:]) / 6
     assert ismcts_total > random_total
+
+
+def test_openspiel_rl_environment_runs_the_bridge():
+    """OpenSpiel's RL environment (the one its DQN/PPO agents use) steps the bridge with info-state tensors."""
+    from open_spiel.python import rl_environment
+
+    rules = Rules(4, hand_sizes=[3, 2], hook=True)
+    env = rl_environment.Environment(load(rules))
+    rng = np.random.default_rng(0)
+    ts = env.reset()
+    steps = 0
+    while not ts.last():
+        p = ts.observations["current_player"]
+        legal = ts.observations["legal_actions"][p]
+        assert legal and len(ts.observations["info_state"][p]) == env.observation_spec()["info_state"][0]
+        ts = env.step([int(rng.choice(legal))])
+        steps += 1
+    assert steps == 4 * (2 + 3 + 2)
+    assert sum(ts.rewards) == sum(env.get_state.returns()) and all(r >= 0 for r in ts.rewards)
