@@ -86,6 +86,8 @@ def test_illegal_actions_raise_or_end_the_episode():
     obs, _ = env.reset(seed=1)
     _, reward, done, _, info = env.step(bad)
     assert (reward, done, info["illegal_action"]) == (-3, True, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(RuntimeError):
         OhHellGymEnv(players=4).step(0)
 

@@ -26,6 +26,7 @@ from ._common import ILLEGAL_ACTIONS, REWARDS, TableOptions, make_rules, standin
 
 __all__ = ["OhHellEnv", "env", "raw_env", "make_rules", "standing_rewards", "REWARDS", "ILLEGAL_ACTIONS"]
 
+
 class OhHellEnv(TableOptions, AECEnv):
     """Oh Hell as a PettingZoo AEC environment.
 

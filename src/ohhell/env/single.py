@@ -78,6 +78,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Any] = {}
         self._seen_hands = 0
+        self._ended = False
 
     # --- gymnasium API -------------------------------------------------------------------------
 
@@ -99,6 +100,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
             self._bots[s] = bots.make(spec, seed=f"{game_seed}/{s}") if isinstance(spec, str) else spec
         self.game = Game(self.rules, seed=game_seed, dealer=self.first_dealer)
         self._seen_hands = 0
+        self._ended = False
         earned = self._advance()
         info = self._info(earned)
         return self._obs(), info
@@ -112,8 +114,8 @@ class OhHellGymEnv(TableOptions, gym.Env):
             action the mask forbids; nothing changes.
         """
         game = self.game
-        if game is None or game.is_over:
-            raise RuntimeError("call reset() before step(): the game is over or not started")
+        if game is None or game.is_over or self._ended:
+            raise RuntimeError("call reset() before step(): the episode is over or not started")
         try:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise IllegalActionError(f"not an action id: {action!r}", seat=self.seat, action=action)
@@ -123,6 +125,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
                 raise
             info = self._info([])
             info["illegal_action"] = True
+            self._ended = True
             return self._obs(), self.illegal_reward, True, False, info
         earned = self._advance()
         reward = 0.0
