@@ -12,6 +12,10 @@ from ohhell.env import OhHellEnv, standing_rewards
 
 from .helpers import VARIANTS
 
+# PettingZoo's api_test recommends Box observations; ours are the documented dict with an action mask.
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning"),
+              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")]
+
 API_CASES = [
     dict(players=4, hook=True),
     dict(players=3, simultaneous_bidding=True, observation="information_state", reward="sparse"),
