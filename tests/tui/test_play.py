@@ -102,6 +102,8 @@ def test_a_whole_game_by_keyboard_and_mouse_hidden_cards_never_shown(tmp_path, u
             again = Game.from_record(rec)
             assert again.is_over and again.totals == scr.game.totals
             assert "game.json" in text
+            history = (tmp_path / "history.jsonl").read_text().splitlines()
+            assert len(history) == 1 and Game.from_record(history[0]).totals == scr.game.totals
             await pilot.press("q")
 
     asyncio.run(main())
@@ -332,6 +334,25 @@ def test_resume_a_saved_game_and_finish_it(tmp_path, test_bots, until, text_of):
     done = asyncio.run(second_half())
     assert list(done.actions())[:len(saved_actions)] == saved_actions
     assert Game.from_record(json.loads(path.read_text())).is_over
+
+
+def test_a_new_game_keeps_an_unfinished_saved_one(tmp_path, test_bots, until):
+    rules = Rules(3, hand_sizes=[1, 2])
+    unfinished = Game(rules, seed=9, names=["You", "Ada", "Bo"])
+    unfinished.apply(unfinished.legal_actions()[0])
+    (tmp_path / "game.json").write_text(json.dumps(unfinished.record()))
+
+    async def main():
+        app = make_app(tmp_path, rules, [None, "first", "first"])
+        async with app.run_test(size=SIZE) as pilot:
+            await human_turn(pilot, app, until)
+            await pilot.press("ctrl+q")
+
+    asyncio.run(main())
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("game-")]
+    assert len(kept) == 1
+    assert Game.from_record(json.loads(kept[0].read_text())).fingerprint() == unfinished.fingerprint()
+    assert Game.from_record(json.loads((tmp_path / "game.json").read_text())).seed == "test"
 
 
 def test_saved_games_name_their_seats_and_sheets_are_refused(tmp_path):

@@ -536,11 +536,16 @@ class PlayScreen(Screen):
         # tables
         to_act = [s for s in range(n) if g.legal_actions(seat=s)] if not v.is_over else []
         rows = live_bid_rows(v)
+        narrow = self.query_one("#right").size.width < 14 + 9 * n
         self.query_one("#bids", Static).update(bid_table(rows, to_act=to_act, hand_size=v.hand_size,
-                                                         title=f"Bids — hand {v.hand_index + 1}"))
-        self.query_one("#scores", Static).update(score_table(v.names, score_rows_from_view(v),
+                                                         title=f"Bids — hand {v.hand_index + 1}",
+                                                         compact=self.query_one("#right").size.width < 44))
+        self.query_one("#scores", Static).update(score_table(v.names, score_rows_from_view(v), compact=narrow,
                                                              highlight=v.hand_index + 1 if not v.is_over else None))
         self.sub_title = (f"{v.names[self.human]} · {', '.join(f'{v.names[s]} {t}' for s, t in enumerate(v.totals))}")
+
+    def on_resize(self) -> None:
+        self.call_later(self.refresh_table)
 
     def _status(self, v: View) -> Text:
         if v.is_over:
@@ -831,7 +836,7 @@ def hint_body(name: str, view: View, decision) -> Group:
 PLAY_CSS = SETUP_CSS + """
 Screen { layers: base; }
 #main { height: 1fr; }
-#left { width: 2fr; min-width: 44; padding: 0 1; }
+#left { width: 2fr; min-width: 40; padding: 0 1; }
 #right { width: 3fr; min-width: 34; border-left: solid $primary-darken-2; padding: 0 1; }
 #info { height: auto; margin: 0 0 1 0; }
 #trick { height: auto; min-height: 5; margin: 0 0 1 0; }

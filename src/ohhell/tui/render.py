@@ -76,20 +76,22 @@ def trump_text(trump_card: "int | None", reason: str = "") -> Text:
 
 
 def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "int | None" = None,
-              title: str = "Bids") -> Table:
+              title: str = "Bids", compact: bool = False) -> Table:
     """The bid table: who bid what, who has won how many, who is over or under.
 
     ``rows`` are :meth:`ohhell.View.bid_table` (or
-    :meth:`~ohhell.scoresheet.ScoreSheet.bid_table`) rows.
+    :meth:`~ohhell.scoresheet.ScoreSheet.bid_table`) rows; ``compact`` leaves
+    out the totals (the score table has them), for a narrow pane.
     """
     acting = set(to_act)
     t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD)
     t.add_column("", width=1, no_wrap=True)
-    t.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis")
-    t.add_column("bid", justify="right", no_wrap=True)
-    t.add_column("won", justify="right", no_wrap=True)
-    t.add_column("", no_wrap=True, min_width=8)
-    t.add_column("total", justify="right", no_wrap=True)
+    t.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis", min_width=6)
+    t.add_column("bid", justify="right", no_wrap=True, min_width=3)
+    t.add_column("won", justify="right", no_wrap=True, min_width=3)
+    t.add_column("", no_wrap=True, min_width=7, overflow="ellipsis")
+    if not compact:
+        t.add_column("total", justify="right", no_wrap=True, min_width=5)
     bid_sum = 0
     for r in rows:
         s = r["seat"]
@@ -103,12 +105,11 @@ def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "i
         if r["dealer"]:
             name.append(" (D)", style="dim")
         won = r["won"]
-        t.add_row(Text("▶", style="bold bright_green") if s in acting else "",
-                  name,
-                  "-" if b is None else ("?" if b == "?" else str(b)),
-                  "" if won is None else str(won),
-                  Text(status, style=style),
-                  str(r["total"]))
+        cells = [Text("▶", style="bold bright_green") if s in acting else "", name,
+                 "-" if b is None else str(b), "" if won is None else str(won), Text(status, style=style)]
+        if not compact:
+            cells.append(str(r["total"]))
+        t.add_row(*cells)
     if hand_size is not None:
         diff = bid_sum - hand_size
         rel = "even" if diff == 0 else (f"{-diff} under" if diff < 0 else f"{diff} over")
@@ -173,18 +174,21 @@ def score_rows_from_sheet(sheet) -> list[ScoreRow]:
 
 
 def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "int | None" = None,
-                title: str = "Scores", show_trump: bool = True) -> Table:
-    """The score table by hand: each cell ``bid/won`` (green when made) and the running total."""
+                title: str = "Scores", show_trump: bool = True, compact: bool = False) -> Table:
+    """The score table by hand: each cell ``bid/won`` (green when made) and the running total.
+
+    ``compact`` uses short headings and no padding, for a narrow pane.
+    """
     n = len(names)
     t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD,
-              collapse_padding=True)
+              collapse_padding=True, padding=(0, 1) if not compact else (0, 0))
     t.add_column("#", justify="right", no_wrap=True)
-    t.add_column("cards", justify="right", no_wrap=True)
+    t.add_column("n" if compact else "cards", justify="right", no_wrap=True)
     if show_trump:
-        t.add_column("trump", no_wrap=True, justify="center")
+        t.add_column("" if compact else "trump", no_wrap=True, justify="center")
     for s, name in enumerate(names):
         t.add_column(Text(name, style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), justify="right",
-                     no_wrap=True, overflow="ellipsis", ratio=1, min_width=6)
+                     no_wrap=True, overflow="ellipsis", ratio=1, min_width=7 if compact else 6)
     totals = [0] * n
     for r in rows:
         cells: list = [str(r.number), str(r.cards)]
@@ -197,8 +201,8 @@ def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "i
             else:
                 totals[s] += r.scores[s]
                 made = b == w
-                cell = Text(f"{b}/{w} ", style="green" if made else "red")
-                cell.append(f"{totals[s]:>3}", style="bold")
+                cell = Text(f"{b}/{w}" + ("" if compact else " "), style="green" if made else "red")
+                cell.append(f"{totals[s]:>3}" if not compact else f" {totals[s]}", style="bold")
             cells.append(cell)
         t.add_row(*cells, style="on grey23" if highlight == r.number else "")
     t.caption = "bid/won (green: made) and the running total"

@@ -230,13 +230,17 @@ class ReplayScreen(Screen):
         to_act = [s for s in range(n) if g.legal_actions(seat=s)] if not g.is_over else []
         self.query_one("#bids", Static).update(
             bid_table(live_bid_rows(view), to_act=to_act, hand_size=view.hand_size,
-                      title=f"Bids — hand {view.hand_index + 1}"))
+                      title=f"Bids — hand {view.hand_index + 1}", compact=self.query_one("#right").size.width < 44))
+        narrow = self.query_one("#right").size.width < 14 + 9 * n
         self.query_one("#scores", Static).update(
-            score_table(view.names, score_rows_from_view(view),
+            score_table(view.names, score_rows_from_view(view), compact=narrow,
                         highlight=None if view.is_over else view.hand_index + 1))
         if self._chart:
             self.query_one("#chart", ChartView).set_data(self._series(), view.names)
         self.sub_title = self.source
+
+    def on_resize(self) -> None:
+        self.call_later(self.refresh_replay)
 
     def _series(self) -> list[list[int]]:
         g = self.rep.game

@@ -215,10 +215,11 @@ class SheetScreen(Screen):
         to = sheet.to_enter
         self.query_one("#bids", Static).update(
             bid_table(rows, to_act=[] if to is None else [to], hand_size=p.hand_size,
-                      title=f"Hand {p.number}: bids and tricks"))
+                      title=f"Hand {p.number}: bids and tricks", compact=self.query_one("#left").size.width < 44))
         self.query_one("#prompt", Static).update(self._prompt())
+        narrow = self.query_one("#right").size.width < 14 + 9 * sheet.players
         self.query_one("#scores", Static).update(
-            score_table(sheet.names, score_rows_from_sheet(sheet),
+            score_table(sheet.names, score_rows_from_sheet(sheet), compact=narrow,
                         highlight=None if sheet.is_over else p.number))
         leaders = sheet.leaders()
         totals = sheet.totals
@@ -234,6 +235,9 @@ class SheetScreen(Screen):
             lead = Text.assemble(lead, "\n", Text(f"Saved in {self.path} after every entry.", style="dim"))
         self.query_one("#leader", Static).update(lead)
         self.call_later(self._quick_buttons)
+
+    def on_resize(self) -> None:
+        self.call_later(self.refresh_sheet)
 
     def _prompt(self) -> Text:
         sheet = self.sheet
