@@ -10,7 +10,9 @@ Two back ends share one small interface (:class:`Store`):
 * :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
   ``synchronous=NORMAL`` (a committed event survives the process being
   killed; only a power cut can lose the last few).  Its writes take tens of
-  microseconds, so they run on the event loop itself.
+  microseconds, so they run on the event loop itself; the checkpoints that
+  copy the log into the database (and wait for the disk) run in a thread of
+  their own, so a slow disk never stalls the loop.
 * :class:`PostgresStore` - for a ``postgresql://`` URL (needs ``psycopg``).
 
 >>> import asyncio
@@ -31,6 +33,7 @@ import asyncio
 import json
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -91,10 +94,15 @@ def _dumps(data: dict) -> str:
 class SqliteStore(Store):
     """The embedded store: one SQLite file (``:memory:`` for tests)."""
 
+    #: seconds between checkpoints (the WAL file is copied into the database by a thread)
+    CHECKPOINT_EVERY = 2.0
+
     def __init__(self, path: str) -> None:
         self.path = path
         self.url = path if path == ":memory:" else f"sqlite:///{os.path.abspath(path)}"
         self._db: "sqlite3.Connection | None" = None
+        self._stop = threading.Event()
+        self._checkpointer: "threading.Thread | None" = None
 
     async def open(self) -> None:
         if self.path != ":memory:":
@@ -111,8 +119,31 @@ class SqliteStore(Store):
         _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
         db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._db = db
+        if self.path != ":memory:":
+            db.execute("PRAGMA wal_autocheckpoint=0")  # the thread below does it, off the loop
+            self._stop.clear()
+            self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
+                                                  name="ohhell-sqlite-checkpoint")
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        db.execute("PRAGMA busy_timeout=5000")
+        try:
+            while not self._stop.wait(self.CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:  # busy: try again next time
+                    pass
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._stop.set()
+            self._checkpointer.join(10)
+            self._checkpointer = None
         if self._db is not None:
             self._db.close()
             self._db = None
