@@ -31,12 +31,13 @@ import random
 import time
 
 from ..actions import BIDS
-from ..fast import HandState
+from ..fast import HandState, random_playout
 from ..sampling import HandSampler, bid_likelihood, card_win_chances
 from ..scoring import hand_score
 from ..view import View
 from .base import Bot, Budget, Decision
 from .heuristic import trick_distribution
+from .ismcts import search_bid, search_play
 from .policy import heuristic_playout, sure_tricks
 
 __all__ = ["ExpertBot"]
@@ -73,7 +74,18 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: "int | str | None" = None, *, iterations: int = 160,
                  seconds: float = 0.8, weighted: bool = True, late_hands: int = 2,
-                 win_weight: float = 25.0) -> None:
+                 win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.75,
+                 sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
+                 bid_search: str = "ismcts", bid_model: str = "heuristic") -> None:
+        self.rollout = rollout
+        self.bid_search = bid_search
+        self.bid_model = bid_model
+        if search not in ("ismcts", "flat"):
+            raise ValueError(f"search must be 'ismcts' or 'flat', not {search!r}")
+        self.search = search
+        self.uct_c = uct_c
+        self.sims_per_iteration = sims_per_iteration
+        self.pool = pool
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -84,7 +96,9 @@ class ExpertBot(Bot):
     # --- the objective ------------------------------------------------------------------
 
     def _late(self, view: View) -> bool:
-        return self.late_hands > 0 and view.hand_count - view.hand_index <= self.late_hands
+        # A one-hand game is scored on points alone (as OpenSpiel scores its oh_hell).
+        return (self.late_hands > 0 and view.hand_count > 1
+                and view.hand_count - view.hand_index <= self.late_hands)
 
     def _utility(self, view: View, scores) -> float:
         """The hand's score for this seat plus, late in the game, the value of winning."""
@@ -131,6 +145,53 @@ class ExpertBot(Bot):
     def _play(self, view: View, legal, iters: int, deadline: float) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], {legal[0]: 0.0}, note="the only legal card")
+        if self.search == "flat":
+            return self._play_flat(view, legal, iters, deadline)
+        rules = view.rules
+        me = view.seat
+        n = view.players
+        h = view.hand_size
+        bids = list(view.bids)
+        gone0 = 1 << view.trump_card if view.trump_card is not None else 0
+        pool = max(8, min(self.pool, iters))
+        states, weights = [], []
+        for hands, w in self._deals(view):
+            if w > 0:
+                states.append(HandState.from_view(view, hands))
+                weights.append(w)
+            if len(states) >= pool or (len(states) >= 8 and time.perf_counter() > deadline - 0.5 * self.seconds):
+                break
+        late = self._late(view)
+        top = 10.0 + h + (self.win_weight if late else 0.0)
+        norm = 10.0 + h
+
+        def reward(won):
+            scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
+            r = [x / norm for x in scores]
+            r[me] = self._utility(view, scores) / top
+            return r
+
+        def my_score(won):
+            return hand_score(bids[me], won[me], h, rules)
+
+        stats = search_play(states, weights, me, reward, iterations=iters * self.sims_per_iteration,
+                            deadline=deadline, gone0=gone0, scores_tricks=rules.missed_bid_scores_tricks,
+                            rng=self.rng, c=self.uct_c, my_score=my_score,
+                            rollout=self.rollout)
+        by_card = {a.card: a for a in legal}
+        ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
+        visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}
+        best = max(visits, key=lambda a: (visits[a], ev[a]))
+        total = sum(visits.values())
+        note = (f"{best.card}: expected {ev[best]:.2f} points; chosen in {100 * visits[best] / max(1, total):.0f}% "
+                f"of {total} searches over {len(states)} sampled deals")
+        st = {"deals": len(states), "simulations": total, "visits": visits}
+        if late:
+            st["utility"] = {by_card[c]: v[1] * top for c, v in stats.items() if c in by_card}
+            note += " (weighing the game score)"
+        return Decision(best, ev, None, note, st)
+
+    def _play_flat(self, view: View, legal, iters: int, deadline: float) -> Decision:
         rules = view.rules
         me = view.seat
         h = view.hand_size
@@ -174,6 +235,90 @@ class ExpertBot(Bot):
             note += " (weighing the game score)"
         return Decision(best, ev, None, note, stats)
 
+    def _bid_tree(self, view: View, legal, iters: int, deadline: float) -> Decision:
+        """The bid by ISMCTS over this bid and the play that follows it."""
+        rules = view.rules
+        n = view.players
+        me = view.seat
+        h = view.hand_size
+        trump = -1 if view.trump is None else view.trump
+        tc = -1 if view.trump_card is None else int(view.trump_card)
+        gone0 = 1 << tc if tc >= 0 else 0
+        order = [(view.dealer + 1 + i) % n for i in range(n)]
+        pending = [s for s in order if s != me and view.bids[s] is None]
+        hook_dealer = rules.hook and view.dealer != me and view.dealer in pending
+        leader = order[0]
+        all_bids = list(range(h + 1))
+        legal_bids = [a.tricks for a in legal]
+        dist0 = trick_distribution([p for _, p in card_win_chances(view.hand_mask, trump, n, h, tc)])
+        mean0 = sum(t * p for t, p in enumerate(dist0))
+        sure = sure_tricks(view.hand_mask, trump, tc)
+        cands = [b for b in legal_bids if abs(b - mean0) <= 2.6 or b == sure] or legal_bids
+        pool = max(8, min(self.pool, iters))
+        deals, weights = [], []
+        for hands, w in self._deals(view):
+            if w > 0:
+                deals.append(hands)
+                weights.append(w)
+            if len(deals) >= pool or (len(deals) >= 8 and time.perf_counter() > deadline - 0.5 * self.seconds):
+                break
+        base: dict[int, list] = {}
+
+        def start(d: int, b: int) -> HandState:
+            hands = deals[d]
+            bb = base.get(d)
+            if bb is None:
+                bb = list(view.bids)
+                for s in pending:
+                    if not (s == view.dealer and rules.hook):
+                        bb[s] = (self.rng.randrange(h + 1) if self.bid_model == "random"
+                                 else _dist_bid(hands[s], trump, n, h, tc, all_bids, rules))
+                base[d] = bb
+            bids = bb[:]
+            bids[me] = b
+            if hook_dealer:
+                forbid = h - sum(x for s, x in enumerate(bids) if s != view.dealer)
+                opts = [x for x in all_bids if x != forbid]
+                bids[view.dealer] = (self.rng.choice(opts) if self.bid_model == "random"
+                                     else _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules))
+            return HandState(hands, trump, leader, hand_size=h, bids=bids, must_trump=rules.must_trump)
+
+        late = self._late(view)
+        top = 10.0 + h + (self.win_weight if late else 0.0)
+        norm = 10.0 + h
+
+        def reward(won, bids):
+            scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
+            r = [x / norm for x in scores]
+            r[me] = self._utility(view, scores) / top
+            return r
+
+        def my_score(won, bids):
+            return hand_score(bids[me], won[me], h, rules)
+
+        res = search_bid(deals, weights, me, cands, start, reward,
+                         iterations=iters * self.sims_per_iteration * 2, deadline=deadline, gone0=gone0,
+                         scores_tricks=rules.missed_bid_scores_tricks, rng=self.rng, c=self.uct_c,
+                         rollout=self.rollout, my_score=my_score,
+                         only=me if self.bid_model == "random" else -1)
+        best_b = max(res, key=lambda b: (res[b]["value"], res[b]["score"]))
+        values = {BIDS[b]: res[b]["score"] for b in res}
+        tr = res[best_b]["tricks"][:h + 1]
+        tot = sum(tr) or 1
+        probs = [x / tot for x in tr]
+        best = BIDS[best_b]
+        sims = sum(r["visits"] for r in res.values())
+        note = (f"bid {best_b}: expected {values[best]:.2f} points; makes it in "
+                f"{100 * probs[best_b]:.0f}% of its {tot} searches ({sims} in all, {len(deals)} sampled deals)")
+        stats = {"deals": len(deals), "simulations": sims,
+                 "visits": {BIDS[b]: res[b]["visits"] for b in res},
+                 "trick_probs_by_bid": {BIDS[b]: [x / max(1, sum(res[b]["tricks"])) for x in res[b]["tricks"][:h + 1]]
+                                        for b in res}}
+        if late:
+            stats["utility"] = {BIDS[b]: res[b]["value"] * top for b in res}
+            note += " (weighing the game score)"
+        return Decision(best, values, probs, note, stats)
+
     def _bid(self, view: View, legal, iters: int, deadline: float) -> Decision:
         rules = view.rules
         n = view.players
@@ -185,6 +330,8 @@ class ExpertBot(Bot):
         legal_bids = [a.tricks for a in legal]
         if len(legal_bids) == 1:
             return Decision(legal[0], {legal[0]: 0.0}, note="the only legal bid")
+        if self.bid_search == "ismcts":
+            return self._bid_tree(view, legal, iters, deadline)
         # Bid order from the dealer's left; the seats after us still to bid.
         order = [(view.dealer + 1 + i) % n for i in range(n)]
         pending = [s for s in order if s != me and view.bids[s] is None]
@@ -221,7 +368,8 @@ class ExpertBot(Bot):
                         bids[view.dealer] = _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules)
                     st = HandState(hands, trump, leader, hand_size=h, bids=bids,
                                    must_trump=rules.must_trump)
-                    won = heuristic_playout(st, gone0, rules.missed_bid_scores_tricks)
+                    won = (random_playout(st, self.rng.random) if self.rollout == "random"
+                           else heuristic_playout(st, gone0, rules.missed_bid_scores_tricks))
                     scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
                     tricks[b][won[me]] += w
                     util[b] += w * self._utility(view, scores)

@@ -29,7 +29,7 @@ from typing import Sequence
 from ..fast import HandState
 from ..sampling import card_win_chances
 
-__all__ = ["choose_card", "heuristic_playout", "heuristic_bid", "sure_tricks"]
+__all__ = ["choose_card", "heuristic_playout", "mixed_playout", "heuristic_bid", "sure_tricks"]
 
 _FULL = (1 << 52) - 1
 _SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -308,6 +308,43 @@ def heuristic_playout(state: HandState, gone0: int = 0, scores_tricks: bool = Fa
                             scores_tricks)
         else:
             c = legal.bit_length() - 1
+        state.play(c)
+    return won
+
+
+def mixed_playout(state: HandState, me: int, gone0: int, scores_tricks: bool, rand) -> list[int]:
+    """Finish the hand with seat ``me`` on :func:`choose_card` and every other seat
+    playing uniformly random legal cards; returns tricks won (``state`` is consumed)."""
+    bids = state.bids
+    won = state.won
+    hands = state.hands
+    trump = state.trump
+    tmask = _SUIT[trump] if trump >= 0 else 0
+    must = state.must_trump and trump >= 0
+    while state.tricks_left:
+        p = state.to_act
+        hand = hands[p]
+        tl = len(state.trick)
+        if tl:
+            legal = hand & _SUIT[state.led]
+            if not legal:
+                legal = hand & tmask if must and hand & tmask else hand
+        else:
+            legal = hand
+        if not legal & (legal - 1):
+            c = legal.bit_length() - 1
+        elif p == me:
+            wn = state.winner
+            c = choose_card(hand, legal, tl, state.led if tl else -1, state.best, wn, state.n, trump,
+                            state.played | gone0, bids[p] - won[p], state.tricks_left,
+                            bids[wn] - won[wn] if tl else None, scores_tricks)
+        else:
+            k = int(rand() * legal.bit_count())
+            m = legal
+            while k:
+                m &= m - 1
+                k -= 1
+            c = (m & -m).bit_length() - 1
         state.play(c)
     return won
 
