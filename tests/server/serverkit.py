@@ -214,6 +214,25 @@ async def play_out(clients: list[Client], choose, *, timeout: float = 60.0) -> N
     await asyncio.gather(*(run(c) for c in clients))
 
 
+async def play_in_step(table, clients: list[Client], until: int, pick=lambda legal: legal[0]) -> None:
+    """In-process servers only: the clients act one at a time, in step with the table, until the
+    game has ``until`` actions and no bot is about to move."""
+    while table.game.action_count < until:
+        seq = table.seq
+        for c in clients:
+            await c.until_seq(seq)
+        mover = next((c for c in clients if c.view["legal"]), None)
+        if mover is None:  # a bot's turn
+            await clients[0].until_seq(seq + 1)
+            continue
+        await mover.send({"type": "act", "action": pick(mover.view["legal"])})
+        await mover.until_seq(seq + 1)
+    while table.bot_tasks:
+        await asyncio.sleep(0.01)
+    for c in clients:
+        await c.until_seq(table.seq)
+
+
 # --- the frame audit -----------------------------------------------------------------------------
 
 import re  # noqa: E402

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 import ohhell
-from serverkit import Client, ThreadServer, play_out
+from serverkit import Client, ThreadServer, play_in_step, play_out
 
 RULES = {"players": 4, "hand_sizes": [2, 1]}
 ONE_HUMAN = [{"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"},
@@ -352,20 +352,7 @@ def test_a_restarted_server_has_every_table_exactly_as_it_was(tmp_path):
             await bob.join(1, "Bob")
             await ann.wait(lambda m: m["type"] == "state" and m["game"])
             table = srv.manager.tables[t["id"]]
-            while table.game.action_count < 7:
-                seq = table.seq
-                await ann.until_seq(seq)
-                await bob.until_seq(seq)
-                mover = next((c for c in (ann, bob) if c.view["legal"]), None)
-                if mover is None:  # the bot's turn
-                    await ann.until_seq(seq + 1)
-                    continue
-                await mover.send({"type": "act", "action": mover.view["legal"][-1]})
-                await mover.until_seq(seq + 1)
-            while table.bot_tasks:
-                await asyncio.sleep(0.01)
-            await ann.until_seq(table.seq)
-            await bob.until_seq(table.seq)
+            await play_in_step(table, [ann, bob], 7, pick=lambda legal: legal[-1])
             return ann.token, bob.token, ann.view, bob.view, table.game.fingerprint()
     rules = {"players": 3, "hand_sizes": [3, 2], "simultaneous_bidding": True}
     seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]

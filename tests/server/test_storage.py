@@ -10,7 +10,7 @@ import pytest
 
 import ohhell
 from ohhell.server.storage import PostgresStore, SqliteStore, StoreError, open_store
-from serverkit import Client, ThreadServer, play_out
+from serverkit import Client, ThreadServer, play_in_step, play_out
 
 
 async def _conformance(store) -> None:
@@ -74,18 +74,7 @@ def test_a_game_on_postgres_survives_a_restart(pg_database):
         await bob.join(1, "Bob")
         await ann.wait(lambda m: m["type"] == "state" and m["game"])
         table = srv.manager.tables[t["id"]]
-        while table.game.action_count < 9:
-            seq = table.seq
-            await ann.until_seq(seq)
-            await bob.until_seq(seq)
-            mover = next((c for c in (ann, bob) if c.view["legal"]), None)
-            if mover is None:
-                await ann.until_seq(seq + 1)
-                continue
-            await mover.send({"type": "act", "action": mover.view["legal"][0]})
-            await mover.until_seq(seq + 1)
-        while table.bot_tasks:
-            await asyncio.sleep(0.01)
+        await play_in_step(table, [ann, bob], 9)
         fp = table.game.fingerprint()
         await ann.close()
         await bob.close()
