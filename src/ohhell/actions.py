@@ -14,7 +14,7 @@ and a bid of ``b`` is ``52 + b`` (the numbering of the research API).
 from __future__ import annotations
 
 from .cards import CARDS, Card, parse_card
-from .errors import CardError, IllegalActionError
+from .errors import CardError, IllegalActionError, show
 
 __all__ = ["Action", "Bid", "Play", "BIDS", "PLAYS", "MAX_BID", "parse_action", "action_from_id"]
 
@@ -46,7 +46,7 @@ class Bid(Action):
             return BIDS[tricks]
         if isinstance(tricks, int) and not isinstance(tricks, bool) and 0 <= tricks <= MAX_BID:
             return BIDS[int(tricks)]
-        raise IllegalActionError(f"not a bid: {tricks!r} (a bid is a whole number of tricks, 0 or more)",
+        raise IllegalActionError(f"not a bid: {show(tricks)} (a bid is a whole number of tricks, 0 or more)",
                                  action=tricks)
 
     def __repr__(self) -> str:
@@ -127,7 +127,7 @@ def action_from_id(action_id: int) -> Action:
     """
     if type(action_id) is int and 0 <= action_id < 52 + MAX_BID + 1:
         return PLAYS[action_id] if action_id < 52 else BIDS[action_id - 52]
-    raise IllegalActionError(f"not an action id: {action_id!r}", action=action_id)
+    raise IllegalActionError(f"not an action id: {show(action_id)}", action=action_id)
 
 
 def parse_action(text: "str | int") -> Action:
@@ -143,17 +143,16 @@ def parse_action(text: "str | int") -> Action:
     if isinstance(text, int) and not isinstance(text, bool):
         return Bid(text)
     if not isinstance(text, str):
-        raise IllegalActionError(f"not an action: {text!r}", action=text)
+        raise IllegalActionError(f"not an action: {show(text)}", action=text)
     t = text.strip().lower()
-    for prefix in ("bid ", "bid", "b"):
-        if t.startswith(prefix) and t[len(prefix):].strip().isdigit():
-            return Bid(int(t[len(prefix):]))
-    if t.isdigit():
-        return Bid(int(t))
+    for prefix in ("bid ", "bid", "b", ""):
+        number = t[len(prefix):].strip()
+        if t.startswith(prefix) and number.isascii() and number.isdecimal() and len(number) <= 3:
+            return Bid(int(number))
     if t.startswith("play "):
         t = t[5:]
     try:
         return PLAYS[parse_card(t)]
     except CardError:
-        raise IllegalActionError(f"not an action: {text!r} (write a bid such as 2 or a card such as QS)",
+        raise IllegalActionError(f"not an action: {show(text)} (write a bid such as 2 or a card such as QS)",
                                  action=text) from None

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .errors import CardError
+from .errors import CardError, show
 
 __all__ = [
     "SUITS", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "CLUBS", "DIAMONDS", "HEARTS", "SPADES",
@@ -69,7 +69,7 @@ class Card(int):
         try:
             return CARDS[value] if 0 <= value < 52 and not isinstance(value, bool) else _bad(value)
         except TypeError:
-            raise CardError(f"not a card: {value!r}") from None
+            raise CardError(f"not a card: {show(value)}") from None
 
     @property
     def suit(self) -> int:
@@ -104,7 +104,7 @@ class Card(int):
 
 
 def _bad(value: object):
-    raise CardError(f"not a card: {value!r} (cards are numbered 0 to 51)")
+    raise CardError(f"not a card: {show(value)} (cards are numbered 0 to 51)")
 
 
 _NAMES = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
@@ -138,7 +138,7 @@ def suit_of_text(text: str) -> int:
         names = {n: i for i, n in enumerate(SUIT_NAMES)}
         s = names.get(t.lower()) if t.lower() in names else names.get(t.lower() + "s")
     if s is None:
-        raise CardError(f"not a suit: {text!r} (use C, D, H or S)")
+        raise CardError(f"not a suit: {show(text)} (use C, D, H or S)")
     return s
 
 
@@ -156,7 +156,7 @@ def parse_card(text: "str | int") -> Card:
     if isinstance(text, int) and not isinstance(text, bool):
         return Card(text)
     if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {show(text)}")
     card = _BY_NAME.get(text)
     if card is not None:
         return card
@@ -167,7 +167,7 @@ def parse_card(text: "str | int") -> Card:
             s = _SUIT_TEXT.get(suit_text)
             if r is not None and s is not None:
                 return CARDS[s * 13 + r]
-    raise CardError(f"not a card: {text!r} (write rank then suit, e.g. QS, 10D, 7c, A♥)")
+    raise CardError(f"not a card: {show(text)} (write rank then suit, e.g. QS, 10D, 7c, A♥)")
 
 
 def parse_cards(items: "Iterable[str | int] | str") -> list[Card]:

@@ -14,7 +14,18 @@ A rejected action or record never changes any game.
 
 from __future__ import annotations
 
-__all__ = ["OhHellError", "RulesError", "IllegalActionError", "CardError", "RecordError"]
+__all__ = ["OhHellError", "RulesError", "IllegalActionError", "CardError", "RecordError", "show"]
+
+
+def show(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: shortened, and safe for any value
+    (a 5,000-digit int cannot be written out, and a message must never fail)."""
+    try:
+        text = repr(value)
+    except Exception:  # e.g. ValueError: int too large to convert to a string
+        bits = value.bit_length() if isinstance(value, int) else None
+        return f"<an int of {bits} bits>" if bits is not None else f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class OhHellError(ValueError):

@@ -33,7 +33,7 @@ from typing import Iterator, NamedTuple, Sequence
 from . import dealing
 from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
 from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, Card, mask_to_cards, parse_card
-from .errors import IllegalActionError, OhHellError, RulesError
+from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
 from .scoring import hand_score
 
@@ -149,16 +149,15 @@ class Game:
             raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
         n = rules.players
         if seed is not None and seed.__class__ is not int and seed.__class__ is not str:
-            try:
-                dealing.seed_text(seed)
-            except TypeError as e:
-                raise RulesError(str(e)) from None
+            raise RulesError(f"a seed is an int or a str, not {type(seed).__name__}")
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                    or not 0 <= dealer < n):
-            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+            raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {show(dealer)}")
         if names is None:
             names = list(_DEFAULT_NAMES[n])
         else:
+            if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+                raise RulesError(f"names must be a list of {n} names, not {show(names)}")
             names = [str(x) for x in names]
             if len(names) != n:
                 raise RulesError(f"{len(names)} names given for {n} players")
@@ -172,6 +171,11 @@ class Game:
         self._must_trump = rules.must_trump
         self._given = _given or _NO_GIVEN
         self._keys: list[bytes] = []
+        if seed is not None:
+            try:
+                self._hand_key(0)    # checks, once and up front, that the seed can be used
+            except (ValueError, UnicodeError) as e:
+                raise RulesError(f"unusable seed {show(seed)}: {e}") from None
         if dealer is None:
             dealer = (dealing.dealer_from_key(self._hand_key(0), n) if seed is not None
                       else dealing.first_dealer(None, n))
@@ -233,7 +237,7 @@ class Game:
         g._totals = self._totals[:]
         g._bid_order = self._bid_order[:]
         g._given = self._given
-        g._keys = self._keys[:]
+        g._keys = self._keys   # shared: keys are only appended, so copies deal alike
         g._first_dealer = self._first_dealer
         g.is_over = self.is_over
         return g
@@ -297,8 +301,9 @@ class Game:
         other seat gets an empty tuple.
         """
         p = self.to_act
-        if seat is not None and seat != p:
-            if self.phase == BID and self._simul and 0 <= seat < self._n and self._bids[seat] is None:
+        if seat is not None and (seat != p or seat.__class__ is not int):
+            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
+                    and self._bids[seat] is None:
                 return _BIDS_UPTO[self.hand_size]
             return ()
         phase = self.phase
@@ -333,8 +338,8 @@ class Game:
             (the message says why); the game is then unchanged.
         """
         p = self.to_act
-        if seat is not None and seat != p:
-            if self.phase == BID and self._simul and type(seat) is int and 0 <= seat < self._n \
+        if seat is not None and (seat != p or seat.__class__ is not int):
+            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
                     and self._bids[seat] is None:
                 p = seat
             else:
@@ -397,7 +402,7 @@ class Game:
             try:
                 parsed = parse_action(action)
             except OhHellError:
-                raise IllegalActionError(f"not an action: {action!r}", seat=p, action=action) from None
+                raise IllegalActionError(f"not an action: {show(action)}", seat=p, action=action) from None
             return self.apply(parsed, p if seat is not None else None)
         raise self._rejection(action, p)
 
@@ -442,7 +447,12 @@ class Game:
     # --- checking without applying --------------------------------------------------------
 
     def is_legal(self, action: Action, seat: "int | None" = None) -> bool:
-        """Whether :meth:`apply` would accept ``action`` for ``seat``."""
+        """Whether :meth:`apply` would accept ``action`` for ``seat`` (text is parsed as there)."""
+        if not isinstance(action, Action):
+            try:
+                action = parse_action(action)
+            except OhHellError:
+                return False
         return action in self.legal_actions(seat)
 
     def check(self, action: Action, seat: "int | None" = None) -> None:
@@ -454,7 +464,7 @@ class Game:
             try:
                 action = parse_action(action)
             except OhHellError:
-                raise IllegalActionError(f"not an action: {action!r}", seat=seat, action=action) from None
+                raise IllegalActionError(f"not an action: {show(action)}", seat=seat, action=action) from None
         p = self.to_act if seat is None else seat
         if not self.is_legal(action, seat):
             raise self._rejection(action, p)
@@ -470,8 +480,8 @@ class Game:
         n = self._n
         if self.phase == OVER:
             return err("the game is over")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            return err(f"there is no seat {seat!r} (seats are 0 to {n - 1})")
+        if seat.__class__ is not int or not 0 <= seat < n:
+            return err(f"there is no seat {show(seat)} (seats are 0 to {n - 1})")
         if self.phase == BID and self._simul:
             if self._bids[seat] is not None:
                 return err(f"seat {seat} has already bid this hand")
@@ -763,7 +773,7 @@ def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...]
     n = rules.players
     h = rules.hand_sizes[k]
     if isinstance(deal, (str, bytes)) or not hasattr(deal, "__len__"):
-        raise RulesError(f"a deal is a list of {n} hands, not {deal!r}")
+        raise RulesError(f"a deal is a list of {n} hands, not {show(deal)}")
     if len(deal) != n:
         raise RulesError(f"the deal has {len(deal)} hands for {n} players")
     masks = []
@@ -771,6 +781,8 @@ def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...]
     for s, cards in enumerate(deal):
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
+        if not hasattr(cards, "__iter__"):
+            raise RulesError(f"seat {s}'s cards must be a list of cards, not {show(cards)}")
         cs = [parse_card(c) for c in cards]
         if len(cs) != h:
             raise RulesError(f"seat {s} is dealt {len(cs)} cards; this hand deals {h} each")
@@ -791,6 +803,6 @@ def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...]
     if trump_card is not None:
         why = ("the deal uses the whole deck" if h * n >= 52 else
                f"no_trump={rules.no_trump!r} gives hand {k + 1} no trump")
-        raise RulesError(f"hand {k + 1} has no trump card ({why}), but trump_card {trump_card!r} was given")
+        raise RulesError(f"hand {k + 1} has no trump card ({why}), but trump_card {show(trump_card)} was given")
     return tuple(masks), -1
 

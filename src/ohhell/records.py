@@ -23,7 +23,7 @@ from typing import IO, Any, Iterable, Iterator
 from . import dealing
 from .actions import BIDS, PLAYS
 from .cards import CARDS, mask_to_cards, parse_card
-from .errors import CardError, IllegalActionError, OhHellError, RecordError, RulesError
+from .errors import CardError, IllegalActionError, OhHellError, RecordError, RulesError, show
 from .game import OVER, Game, _check_deal
 from .rules import Rules
 
@@ -97,13 +97,17 @@ def _need(obj: dict, key: str, what: str, *, hand: int | None = None, trick: int
 
 def _seat_list(value: Any, n: int, field: str, hand: int, *, allow_none: bool = False) -> list:
     if not isinstance(value, list) or len(value) != n:
-        raise RecordError(f"{field} must be a list of {n} numbers, one per seat, not {value!r}", hand=hand)
+        raise RecordError(f"{field} must be a list of {n} numbers, one per seat, not {show(value)}", hand=hand)
     for x in value:
         if x is None and allow_none:
             continue
         if isinstance(x, bool) or not isinstance(x, int):
-            raise RecordError(f"{field} must hold whole numbers, not {x!r}", hand=hand)
+            raise RecordError(f"{field} must hold whole numbers, not {show(x)}", hand=hand)
     return value
+
+
+def _ints(value: Any) -> bool:
+    return isinstance(value, list) and all(type(x) is int for x in value)
 
 
 def parse_record(data: "dict | str | bytes") -> dict:
@@ -118,6 +122,10 @@ def parse_record(data: "dict | str | bytes") -> dict:
             raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
         except UnicodeDecodeError as e:
             raise RecordError(f"bad JSON: not UTF-8 text ({e.reason})") from None
+        except RecursionError:
+            raise RecordError("bad JSON: nested too deeply") from None
+        except ValueError as e:      # e.g. a number with more digits than Python converts
+            raise RecordError(f"bad JSON: {e}") from None
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
     return data
@@ -131,12 +139,17 @@ def game_from_record(record: "dict | str | bytes") -> Game:
     rec = parse_record(record)
     fmt = _need(rec, "format", "the record")
     if fmt != FORMAT:
-        raise RecordError(f"format is {fmt!r}, not {FORMAT!r}")
+        raise RecordError(f"format is {show(fmt)}, not {FORMAT!r}")
     version = _need(rec, "version", "the record")
-    if version != VERSION or isinstance(version, bool):
-        raise RecordError(f"version {version!r} is not supported (this reader knows version {VERSION})")
+    if type(version) is not int or version != VERSION:
+        raise RecordError(f"version {show(version)} is not supported (this reader knows version {VERSION})")
+    rules_data = _need(rec, "rules", "the record")
+    if isinstance(rules_data, dict):
+        missing = [f for f in Rules().to_dict() if rules_data.get(f) is None]
+        if missing:
+            raise RecordError(f"rules: missing field {missing[0]!r} (a record lists every rules field)")
     try:
-        rules = Rules.from_dict(_need(rec, "rules", "the record"))
+        rules = Rules.from_dict(rules_data)
     except RulesError as e:
         raise RecordError(f"rules: {e}") from None
     n = rules.players
@@ -144,8 +157,13 @@ def game_from_record(record: "dict | str | bytes") -> Game:
     if not isinstance(names, list) or len(names) != n or not all(isinstance(x, str) for x in names):
         raise RecordError(f"players must be a list of {n} names")
     seed = rec.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise RecordError(f"seed must be a number or a string, not {seed!r}")
+    if seed is not None:
+        if seed.__class__ is not int and seed.__class__ is not str:
+            raise RecordError(f"seed must be a number or a string, not {show(seed)}")
+        try:
+            dealing.hand_key(seed, 0)
+        except (ValueError, UnicodeError) as e:
+            raise RecordError(f"unusable seed {show(seed)}: {e}") from None
     hands = _need(rec, "hands", "the record")
     if not isinstance(hands, list) or not hands:
         raise RecordError("hands must be a non-empty list")
@@ -160,7 +178,7 @@ def game_from_record(record: "dict | str | bytes") -> Game:
             raise RecordError("a hand is a JSON object", hand=k + 1)
         dealer = _need(h, "dealer", "the hand", hand=k + 1)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}", hand=k + 1)
+            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {show(dealer)}", hand=k + 1)
         if k and dealer != (dealers[-1] + 1) % n:
             raise RecordError(f"dealer is seat {dealer}, but the deal passes left to seat "
                               f"{(dealers[-1] + 1) % n}", hand=k + 1)
@@ -172,10 +190,10 @@ def game_from_record(record: "dict | str | bytes") -> Game:
         for cards in deal:
             for c in cards:
                 if not isinstance(c, str):
-                    raise RecordError(f"deal: not a card: {c!r} (cards are written as text, e.g. 'QS')",
+                    raise RecordError(f"deal: not a card: {show(c)} (cards are written as text, e.g. 'QS')",
                                       hand=k + 1)
         if trump is not None and not isinstance(trump, str):
-            raise RecordError(f"trump_card must be a card name or null, not {trump!r}", hand=k + 1)
+            raise RecordError(f"trump_card must be a card name or null, not {show(trump)}", hand=k + 1)
         try:
             masks, t = _check_deal(rules, k, deal, trump)
         except (RulesError, CardError) as e:
@@ -184,7 +202,7 @@ def game_from_record(record: "dict | str | bytes") -> Game:
             want, want_t = dealing.deal_from_key(dealing.hand_key(seed, k), n, rules.hand_sizes[k],
                                                  dealer, rules.has_trump(k))
             if list(masks) != want or t != want_t:
-                raise RecordError(f"the deal is not the one seed {seed!r} deals for this hand", hand=k + 1)
+                raise RecordError(f"the deal is not the one seed {show(seed)} deals for this hand", hand=k + 1)
         given[k] = (masks, t)
 
     _check_commitments(rec, seed, len(hands))
@@ -201,24 +219,27 @@ def game_from_record(record: "dict | str | bytes") -> Game:
         won = _seat_list(_need(h, "tricks_won", "the hand", hand=hand_no), n, "tricks_won", hand_no)
         actual = game._past[k].tricks_won if finished else tuple(game._won)
         if tuple(won) != tuple(actual):
-            raise RecordError(f"tricks_won is {won}, but the tricks give {list(actual)}", hand=hand_no)
+            raise RecordError(f"tricks_won is {show(won)}, but the tricks give {list(actual)}", hand=hand_no)
         if finished:
             scores = _seat_list(_need(h, "scores", "the finished hand", hand=hand_no), n, "scores", hand_no)
             if tuple(scores) != game._past[k].scores:
-                raise RecordError(f"scores are {scores}, but the rules score this hand "
+                raise RecordError(f"scores are {show(scores)}, but the rules score this hand "
                                   f"{list(game._past[k].scores)}", hand=hand_no)
         elif h.get("scores") is not None:
             raise RecordError("scores are given for a hand that is not finished", hand=hand_no)
+    if not game.is_over and len(game._past) == len(hands):
+        raise RecordError(f"the game is not over, but the record ends with hand {len(hands)} finished: "
+                          f"hand {len(hands) + 1}, dealt when it ended, is missing")
     if game._past:
         totals = _need(rec, "totals", "the record")
-        if totals != list(game._totals):
-            raise RecordError(f"totals are {totals!r}, but the hands add up to {list(game._totals)}")
+        if not _ints(totals) or totals != list(game._totals):
+            raise RecordError(f"totals are {show(totals)}, but the hands add up to {list(game._totals)}")
     elif rec.get("totals") not in (None, [0] * n):
         raise RecordError("totals are given, but no hand has been scored")
     if game.phase == OVER:
         winners = _need(rec, "winners", "the finished game's record")
-        if winners != game.winners:
-            raise RecordError(f"winners are {winners!r}, but the highest total belongs to {game.winners}")
+        if not _ints(winners) or winners != game.winners:
+            raise RecordError(f"winners are {show(winners)}, but the highest total belongs to {game.winners}")
     elif rec.get("winners") is not None:
         raise RecordError("winners are given, but the game is not over")
     return game
@@ -234,8 +255,10 @@ def _check_commitments(rec: dict, seed, hand_count: int) -> None:
     commits = rec.get("commitments")
     if commits is None:
         return
-    if not isinstance(commits, list) or not all(isinstance(c, str) for c in commits):
-        raise RecordError("commitments must be a list of hex SHA-256 digests, one per hand")
+    if not isinstance(commits, list) or not all(isinstance(c, str) and len(c) == 64 and c.isascii()
+                                                and all(x in "0123456789abcdefABCDEF" for x in c)
+                                                for c in commits):
+        raise RecordError("commitments must be a list of hex SHA-256 digests (64 hex digits), one per hand")
     if len(commits) < hand_count:
         raise RecordError(f"{len(commits)} commitments for {hand_count} hands")
     if seed is None:
@@ -243,7 +266,7 @@ def _check_commitments(rec: dict, seed, hand_count: int) -> None:
     for k, c in enumerate(commits[:hand_count]):
         if not dealing.verify_commitment(dealing.hand_key(seed, k), c):
             raise RecordError(f"the deal was not the one committed to before the hand "
-                              f"(commitment {c[:12]}... does not match seed {seed!r})", hand=k + 1)
+                              f"(commitment {c[:12]}... does not match seed {show(seed)})", hand=k + 1)
 
 
 def _replay_bids(game: Game, h: dict, hand_no: int, n: int, final: bool) -> None:
@@ -263,7 +286,7 @@ def _replay_bids(game: Game, h: dict, hand_no: int, n: int, final: bool) -> None
         if b is None:
             continue
         if b < 0 or b > 52:
-            raise RecordError(f"seat {s} bids {b}; bids are 0 to {game.hand_size}", hand=hand_no)
+            raise RecordError(f"seat {s} bids {show(b)}; bids are 0 to {game.hand_size}", hand=hand_no)
         try:
             game.apply(BIDS[b], seat=s)
         except IllegalActionError as e:
@@ -289,8 +312,8 @@ def _replay_tricks(game: Game, h: dict, hand_no: int, n: int, final: bool) -> No
         cards = _need(t, "cards", "the trick", hand=hand_no, trick=tn)
         if not isinstance(cards, list) or not 1 <= len(cards) <= n:
             raise RecordError(f"cards must be a list of 1 to {n} cards", hand=hand_no, trick=tn)
-        if leader != game.to_act:
-            raise RecordError(f"leader is {leader!r}, but seat {game.to_act} leads this trick",
+        if type(leader) is not int or leader != game.to_act:
+            raise RecordError(f"leader is {show(leader)}, but seat {game.to_act} leads this trick",
                               hand=hand_no, trick=tn)
         complete = len(cards) == n
         if not complete and (i != len(tricks) - 1 or final):
@@ -299,7 +322,7 @@ def _replay_tricks(game: Game, h: dict, hand_no: int, n: int, final: bool) -> No
         for j, name in enumerate(cards):
             try:
                 if not isinstance(name, str):
-                    raise CardError(f"not a card: {name!r} (cards are written as text, e.g. 'QS')")
+                    raise CardError(f"not a card: {show(name)} (cards are written as text, e.g. 'QS')")
                 card = parse_card(name)
             except CardError as e:
                 raise RecordError(f"card {j + 1}: {e}", hand=hand_no, trick=tn) from None
@@ -311,8 +334,8 @@ def _replay_tricks(game: Game, h: dict, hand_no: int, n: int, final: bool) -> No
             hand_over = len(game._past) >= hand_no
             done = game._past[hand_no - 1].tricks[i] if hand_over else game._tricks[i]
             winner = _need(t, "winner", "the finished trick", hand=hand_no, trick=tn)
-            if winner != done.winner:
-                raise RecordError(f"winner is {winner!r}, but seat {done.winner} wins this trick",
+            if type(winner) is not int or winner != done.winner:
+                raise RecordError(f"winner is {show(winner)}, but seat {done.winner} wins this trick",
                                   hand=hand_no, trick=tn)
         elif t.get("winner") is not None:
             raise RecordError("an unfinished trick has no winner yet", hand=hand_no, trick=tn)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from typing import Any, Iterable, Mapping
 
-from .errors import RulesError
+from .errors import RulesError, show
 
 __all__ = ["Rules", "PRESETS", "MAX_HAND_SIZE", "SCHEDULES", "NO_TRUMP_OPTIONS", "schedule_sizes"]
 
@@ -47,7 +47,7 @@ def schedule_sizes(schedule: str, players: int) -> tuple[int, ...]:
         return up[::-1] + up[1:]
     if schedule == "custom":
         raise RulesError("schedule 'custom' needs hand_sizes, e.g. hand_sizes=[1, 2, 3]")
-    raise RulesError(f"unknown schedule {schedule!r}; choose one of {', '.join(SCHEDULES)}")
+    raise RulesError(f"unknown schedule {show(schedule)}; choose one of {', '.join(SCHEDULES)}")
 
 
 class Rules:
@@ -93,45 +93,47 @@ class Rules:
         if unknown:
             raise RulesError("; ".join(_unknown_message(k) for k in unknown))
         if isinstance(players, bool) or not isinstance(players, int):
-            raise RulesError(f"players must be a whole number from 3 to 7, not {players!r}")
+            raise RulesError(f"players must be a whole number from 3 to 7, not {show(players)}")
         if not 3 <= players <= 7:
-            raise RulesError(f"players must be 3 to 7, not {players}")
+            raise RulesError(f"players must be 3 to 7, not {show(players)}")
         if schedule is not None and schedule not in SCHEDULES:
-            raise RulesError(f"unknown schedule {schedule!r}; choose one of {', '.join(SCHEDULES)}")
+            raise RulesError(f"unknown schedule {show(schedule)}; choose one of {', '.join(SCHEDULES)}")
         if hand_sizes is None:
             sizes = schedule_sizes(schedule or "up", players)
             schedule = schedule or "up"
         else:
             if isinstance(hand_sizes, (str, bytes)):
-                raise RulesError(f"hand_sizes must be a list of whole numbers, not {hand_sizes!r}")
+                raise RulesError(f"hand_sizes must be a list of whole numbers, not {show(hand_sizes)}")
             try:
                 sizes = tuple(hand_sizes)
             except TypeError:
-                raise RulesError(f"hand_sizes must be a list of whole numbers, not {hand_sizes!r}") from None
+                raise RulesError(f"hand_sizes must be a list of whole numbers, not {show(hand_sizes)}") from None
             if not sizes:
                 raise RulesError("hand_sizes is empty: a game needs at least one hand")
             for h in sizes:
                 if isinstance(h, bool) or not isinstance(h, int):
-                    raise RulesError(f"hand_sizes must hold whole numbers, not {h!r}")
+                    raise RulesError(f"hand_sizes must hold whole numbers, not {show(h)}")
                 if h < 1:
-                    raise RulesError(f"hand size {h} is impossible: every player needs at least one card")
+                    raise RulesError(f"hand size {show(h)} is impossible: every player needs at least one card")
                 if h * players > 52:
+                    if h > 52:
+                        raise RulesError(f"hand size {show(h)} is larger than the deck")
                     raise RulesError(f"hand size {h} with {players} players needs {h * players} cards; "
                                      f"the deck has 52 (at most {52 // players} cards each)")
             if schedule is None:
                 schedule = next((s for s in SCHEDULES[:-1] if schedule_sizes(s, players) == sizes), "custom")
             elif schedule != "custom" and schedule_sizes(schedule, players) != sizes:
-                raise RulesError(f"hand_sizes {list(sizes)} do not match schedule {schedule!r} for "
+                raise RulesError(f"hand_sizes {list(sizes)} do not match schedule {show(schedule)} for "
                                  f"{players} players ({list(schedule_sizes(schedule, players))}); "
                                  f"use schedule='custom'")
         if no_trump not in NO_TRUMP_OPTIONS:
-            raise RulesError(f"unknown no_trump option {no_trump!r}; choose one of {', '.join(NO_TRUMP_OPTIONS)}")
+            raise RulesError(f"unknown no_trump option {show(no_trump)}; choose one of {', '.join(NO_TRUMP_OPTIONS)}")
         flags = dict(hook=hook, simultaneous_bidding=simultaneous_bidding, must_trump=must_trump,
                      missed_bid_scores_tricks=missed_bid_scores_tricks,
                      zero_bid_scores_hand_size=zero_bid_scores_hand_size)
         for name, value in flags.items():
             if not isinstance(value, bool):
-                raise RulesError(f"{name} must be true or false, not {value!r}")
+                raise RulesError(f"{name} must be true or false, not {show(value)}")
         if hook and simultaneous_bidding:
             raise RulesError("hook cannot be combined with simultaneous_bidding: "
                              "with simultaneous bids there is no last bidder for the hook to restrict")
@@ -176,8 +178,10 @@ class Rules:
         """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object, not {type(data).__name__}")
-        fields = dict(data)
-        return cls(**fields)
+        for key in data:
+            if not isinstance(key, str):
+                raise RulesError(f"rules option names are text, not {show(key)}")
+        return cls(**dict(data))
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, explicitly, as in a record's ``rules`` object."""
@@ -277,7 +281,7 @@ def _rules_from_dict(d: dict) -> Rules:
 def _unknown_message(key: str) -> str:
     close = difflib.get_close_matches(key, _FIELDS, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown rules option {key!r}{hint}; the options are {', '.join(_FIELDS)}"
+    return f"unknown rules option {show(key)}{hint}; the options are {', '.join(_FIELDS)}"
 
 
 #: Named presets: the fields each sets (the rest keep their defaults).

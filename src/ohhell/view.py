@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, FULL_DECK, Card, mask_to_cards
+from .errors import show
 from .game import OVER, PHASES, BID, HandRecord, Trick
 from .rules import Rules
 
@@ -77,7 +78,7 @@ class View:
         """
         n = game._n
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise ValueError(f"there is no seat {seat!r} (seats are 0 to {n - 1})")
+            raise ValueError(f"there is no seat {show(seat)} (seats are 0 to {n - 1})")
         v = object.__new__(cls)
         v.seat = seat
         v.rules = game.rules
