@@ -61,7 +61,8 @@ def line_chart(series: Sequence[Sequence[float]], names: Sequence[str], *, width
         hi = lo + 1
     labels = [f"{hi:g}", f"{(hi + lo) / 2:g}" if height > 2 else "", f"{lo:g}"]
     label_w = max(len(x) for x in labels)
-    plot_w = max(4, width - label_w - 2)
+    suffix = f"  ({x_label})"
+    plot_w = max(4, width - label_w - 2 - len(suffix))
     height = max(2, height)
     px_w, px_h = plot_w * 2, height * 4
     cells = [[0] * plot_w for _ in range(height)]
@@ -106,7 +107,7 @@ def line_chart(series: Sequence[Sequence[float]], names: Sequence[str], *, width
             x = min(x, plot_w - len(text))
             if all(a == " " for a in axis[max(0, x - 1):x + len(text) + 1]):
                 axis[x:x + len(text)] = list(text)
-    out.append(" " * (label_w + 2) + "".join(axis) + f"  ({x_label})\n", style="dim")
+    out.append(" " * (label_w + 2) + "".join(axis) + suffix + "\n", style="dim")
     for k, name in enumerate(names):
         if k:
             out.append("   ")

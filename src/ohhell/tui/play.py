@@ -70,6 +70,15 @@ def archive_path(path: str) -> str:
     return out
 
 
+def shown_path(path: str) -> str:
+    """A path for people: the home folder written as ``~``."""
+    home = os.path.expanduser("~")
+    full = os.path.abspath(path)
+    if home not in ("", "/") and full.startswith(home.rstrip(os.sep) + os.sep):
+        return "~" + full[len(home.rstrip(os.sep)):]
+    return path
+
+
 def history_path(save_path: str) -> str:
     """The JSON Lines file next to the save file that collects every finished game."""
     return os.path.join(os.path.dirname(os.path.abspath(save_path)), "history.jsonl")
@@ -219,8 +228,8 @@ class GameOverScreen(Screen):
             yield ChartView(series, self.names, id="chart")
             yield Static(score_table(self.names, score_rows_from_view(v)), id="final-scores")
             if self.saved:
-                yield Static(Text(f"The record is saved in {self.saved} — replay it with "
-                                  f"`ohhell replay {self.saved}`", style="dim"), id="saved-note")
+                yield Static(Text(f"The record is saved in {shown_path(self.saved)} — replay it with "
+                                  f"`ohhell replay {shown_path(self.saved)}`", style="dim"), id="saved-note")
             with Horizontal(classes="modal-buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit")
@@ -301,7 +310,7 @@ class PlayScreen(Screen):
                 yield Static("", id="status")
                 yield BidBar(id="bidbar")
                 yield HandPanel(id="hand")
-                yield RichLog(id="log", max_lines=500, markup=False, wrap=True)
+                yield RichLog(id="log", max_lines=500, markup=False, wrap=True, min_width=20)
             with Vertical(id="right"):
                 yield Static("", id="bids")
                 with VerticalScroll(id="scores-box"):
@@ -757,7 +766,7 @@ class PlayScreen(Screen):
         if self.save_error:
             self.say(self.save_error)
         elif self.saved_to:
-            self.say(f"Saved to {self.saved_to}.", style="green")
+            self.say(f"Saved to {shown_path(self.saved_to)}.", style="green")
         else:
             self.say("This game is not being saved (no save file).", style="yellow")
 

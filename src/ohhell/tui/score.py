@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from ..errors import OhHellError, RulesError
 from ..scoresheet import EntryError, ScoreSheet
-from .play import PLAY_CSS, MessageScreen, archive_path, data_dir
+from .play import PLAY_CSS, MessageScreen, archive_path, data_dir, shown_path
 from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, standings_table
 from .setup import Settings, SetupScreen
 from .widgets import ChartView
@@ -138,7 +138,7 @@ class SheetOverScreen(Screen):
             yield Static(standings_table(sheet.names, sheet.totals, made=made), id="standings")
             yield Static(Text("Scores over the hands", style="bold"), classes="chart-title")
             yield ChartView(series, sheet.names, id="chart")
-            yield Static(Text(f"The sheet is saved in {self.path}.", style="dim"))
+            yield Static(Text(f"The sheet is saved in {shown_path(self.path)}.", style="dim"))
             with Horizontal(classes="modal-buttons"):
                 yield Button("New sheet (n)", id="new", variant="primary")
                 yield Button("Back to the sheet (e)", id="back")
@@ -232,7 +232,8 @@ class SheetScreen(Screen):
         if self.save_error:
             lead = Text.assemble(lead, "\n", Text(self.save_error, style="bold red"))
         elif self.path:
-            lead = Text.assemble(lead, "\n", Text(f"Saved in {self.path} after every entry.", style="dim"))
+            lead = Text.assemble(lead, "\n", Text(f"Saved in {shown_path(self.path)} after every entry.",
+                                                   style="dim"))
         self.query_one("#leader", Static).update(lead)
         self.call_later(self._quick_buttons)
 
