@@ -297,6 +297,7 @@ class PlayScreen(Screen):
         self._message: Text = Text("")
         self.saved_to: "str | None" = None
         self.save_error: "str | None" = None
+        self._archived = game.is_over  # a game loaded finished is in the history already
 
     # --- layout --------------------------------------------------------------------------------
 
@@ -474,7 +475,7 @@ class PlayScreen(Screen):
     def _archive_finished(self) -> None:
         """Append the finished game to ``history.jsonl`` beside the save file (once)."""
         path = self.options.save_path
-        if not path or not self.game.is_over or getattr(self, "_archived", False):
+        if not path or not self.game.is_over or self._archived:
             return
         self._archived = True
         rec = self.game.record()
@@ -809,6 +810,8 @@ def hint_body(name: str, view: View, decision) -> Group:
     if decision.note:
         parts.append(Text(decision.note, style="italic"))
     values = decision.values or {}
+    stats = getattr(decision, "stats", None) or {}
+    visits = stats.get("visits") if isinstance(stats.get("visits"), dict) else None
     if values:
         parts.append(Text("\nExpected score of each choice" if isinstance(decision.action, Bid)
                           else "\nEstimated value of each card", style="bold"))
@@ -816,26 +819,37 @@ def hint_body(name: str, view: View, decision) -> Group:
         t.add_column("choice")
         t.add_column("value", justify="right")
         t.add_column("")
+        if visits:
+            t.add_column("searched", justify="right")
         best = max(values.values())
         worst = min(values.values())
         span = (best - worst) or 1.0
         for a, val in sorted(values.items(), key=lambda kv: -kv[1]):
             bar = "█" * max(1, round(12 * (val - worst) / span)) if best != worst else ""
             label = Text(describe_action(a)) if not isinstance(a, Play) else card_text(a.card)
-            t.add_row(label, f"{val:.2f}", Text(bar, style="green" if a == decision.action else "dim"))
+            row = [label, f"{val:.2f}", Text(bar, style="green" if a == decision.action else "dim")]
+            if visits:
+                row.append(str(visits.get(a, "")))
+            t.add_row(*row)
         parts.append(t)
     if decision.trick_probs:
+        probs = list(decision.trick_probs)
+        while len(probs) > 1 and probs[-1] < 0.005:
+            probs.pop()
         parts.append(Text("\nChance of winning exactly k tricks", style="bold"))
         t = Table(pad_edge=False, box=None)
         t.add_column("k", justify="right")
         t.add_column("chance", justify="right")
         t.add_column("")
-        for k, p in enumerate(decision.trick_probs):
+        for k, p in enumerate(probs):
             t.add_row(str(k), f"{100 * p:.0f}%", Text("█" * round(20 * p), style="cyan"))
+        if len(probs) < len(decision.trick_probs):
+            t.add_row(f"{len(probs)}+", "0%", "")
         parts.append(t)
-    stats = getattr(decision, "stats", None) or {}
-    if stats:
-        parts.append(Text(", ".join(f"{k}: {v}" for k, v in stats.items()), style="dim"))
+    plain = {k: v for k, v in stats.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+    if plain:
+        parts.append(Text(", ".join(f"{k}: {v:g}" if isinstance(v, float) else f"{k}: {v}"
+                                    for k, v in plain.items()), style="dim"))
     parts.append(Text("Enter follows the hint; Esc closes it.", style="dim"))
     return Group(*parts)
 
@@ -852,7 +866,8 @@ Screen { layers: base; }
 #last-trick { height: auto; margin: 0 0 1 0; }
 #status { height: auto; min-height: 1; margin: 0 0 1 0; }
 #bidbar { height: auto; margin: 0 0 1 0; }
-.bid-button { margin: 0 1 0 0; min-width: 4; }
+.bid-grid { grid-size: 8; grid-gutter: 1 1; grid-columns: 4; grid-rows: 1; height: auto; width: auto; }
+.bid-button { min-width: 4; width: 4; }
 .bid-note { padding: 0 1; }
 #hand { height: auto; margin: 0 0 1 0; }
 .suit-row { height: 1; }

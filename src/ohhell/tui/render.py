@@ -123,10 +123,11 @@ def live_bid_rows(v: View) -> list[dict]:
     rows = v.bid_table()
     for r in rows:
         b, w = r["bid"], r["won"]
+        if v.phase == "bid" and not v.is_over:
+            r["won"] = None
         if b is None:
             continue
         if v.phase == "bid" and not v.is_over:
-            r["won"] = None
             r["status"] = "bid in"
         elif w > b:
             r["status"] = f"over by {w - b}"

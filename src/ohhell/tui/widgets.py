@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -116,8 +116,8 @@ class HandPanel(Vertical):
                 return
 
 
-class BidBar(Horizontal):
-    """A button per possible bid; the one the hook forbids is disabled, with why."""
+class BidBar(Vertical):
+    """A button per possible bid (eight to a row); the one the hook forbids is disabled, with why."""
 
     class Chosen(Message):
         """The player chose a bid."""
@@ -134,9 +134,10 @@ class BidBar(Horizontal):
         self._note = ""
 
     def compose(self) -> ComposeResult:
-        for b in range(self._bid_size + 1):
-            yield Button(str(b), id=f"bid-{b}", compact=True, disabled=b not in self._allowed,
-                         classes="bid-button", variant="primary" if b in self._allowed else "default")
+        with Grid(classes="bid-grid"):
+            for b in range(self._bid_size + 1):
+                yield Button(str(b), id=f"bid-{b}", compact=True, disabled=b not in self._allowed,
+                             classes="bid-button", variant="primary" if b in self._allowed else "default")
         if self._note:
             yield Static(Text(self._note, style="italic yellow"), classes="bid-note")
 
