@@ -74,7 +74,8 @@ def test_real_ohhell_play_in_tmux_a_whole_game(tmp_path):
     env = dict(os.environ, OHHELL_HOME=str(tmp_path), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     cmd = [sys.executable, "-m", "ohhell.cli", "play", "--start", "--players", "3", "--hand-sizes", "1,2",
            "--bots", "random", "--delay", "0", "--seed", "smoke", "--dealer", "3", "--save", str(save)]
-    tmux = Tmux(tmp_path, cmd, env)
+    rc = tmp_path / "rc"
+    tmux = Tmux(tmp_path, ["sh", "-c", " ".join(_quote(x) for x in cmd) + f"; echo $? > {_quote(str(rc))}"], env)
     try:
         screen = tmux.wait_for("Your bid")
         assert "Hand 1 of 2" in screen and "Bids" in screen and "Scores" in screen
@@ -122,7 +123,7 @@ def test_real_ohhell_play_in_tmux_a_whole_game(tmp_path):
             time.sleep(0.1)
         after = tmux.run("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
         assert f"Game saved in {save}" in after
-        assert tmux.run("display-message", "-p", "-t", "t", "#{pane_dead_status}").strip() == "0"
+        assert (tmp_path / "rc").read_text().strip() == "0"      # the exit status
     finally:
         tmux.close()
 
