@@ -441,6 +441,85 @@ class ScoreSheet:
             raise EntryError(str(e), seat=s) from None
         self.names = names
 
+    #: the rules fields :meth:`change_rules` may correct (the others fix the hands themselves)
+    CHANGEABLE_RULES = ("hook", "missed_bid_scores_tricks", "zero_bid_scores_hand_size")
+
+    def change_rules(self, **changes: bool) -> None:
+        """Correct a rule chosen at the start: the hook or a scoring variant.
+
+        Every hand is checked again under the new rules (turning the hook on
+        fails if some hand's bids already total its tricks) and every score is
+        recomputed.
+
+        :raises EntryError: for another field, a value that is not true/false,
+            or a hand the new rules would not allow; the sheet is then unchanged.
+        """
+        bad = [k for k in changes if k not in self.CHANGEABLE_RULES]
+        if bad:
+            raise EntryError(f"{bad[0]!r} cannot be changed once the game has begun; "
+                             f"only {', '.join(self.CHANGEABLE_RULES)} can")
+        try:
+            rules = self.rules.replace(**changes)
+        except RulesError as e:
+            raise EntryError(str(e)) from None
+        other = self.copy()
+        other.rules = rules
+        for k, h in enumerate(other._hands):
+            other._check_hand(k, h)
+            if h.scores is not None:
+                h.scores = other._scores_of(k, h)
+        self.rules = rules
+        self._hands = other._hands
+
+    def change_first_dealer(self, seat: int) -> None:
+        """Correct who dealt the first hand (every later dealer moves with it).
+
+        :raises EntryError: when the current hand's entries were made in an
+            order the new dealer does not allow (take them back first).
+        """
+        seat = self._seat(seat)
+        other = self.copy()
+        other.first_dealer = seat
+        k = other.hand_index
+        h = other._hands[k]
+        for values in (h.bids, h.won):
+            order = other.order(k)
+            seen_gap = False
+            for s in order:
+                if values[s] is None:
+                    seen_gap = True
+                elif seen_gap:
+                    raise EntryError(f"with {self.names[seat]} dealing first, hand {k + 1}'s entries would be out "
+                                     f"of order: take back this hand's entries first", hand=k)
+        for kk, hh in enumerate(other._hands):
+            other._check_hand(kk, hh)
+        self.first_dealer = seat
+
+    def totals_under(self, rules: Rules) -> tuple[int, ...]:
+        """The totals the finished hands would give under another scoring (same bids and tricks)."""
+        t = [0] * self.players
+        for k, h in enumerate(self._hands):
+            if h.scores is None:
+                continue
+            size = self.plan(k).hand_size
+            for s, (b, w) in enumerate(zip(h.bids, h.won)):
+                t[s] += hand_score(b, w, size, rules)  # type: ignore[arg-type]
+        return tuple(t)
+
+    def scoring_comparison(self) -> list[tuple[str, bool, tuple[int, ...]]]:
+        """The totals under every scoring variant: ``(label, in use, totals)``, four rows."""
+        rows = []
+        for missed in (False, True):
+            for zero in (False, True):
+                rules = self.rules.replace(missed_bid_scores_tricks=missed, zero_bid_scores_hand_size=zero)
+                label = ("base scoring" if not (missed or zero) else
+                         " + ".join(x for x, on in (("missed bids score tricks", missed),
+                                                    ("made 0 scores 5 + hand size", zero)) if on))
+                in_use = (missed == self.rules.missed_bid_scores_tricks
+                          and zero == self.rules.zero_bid_scores_hand_size)
+                rows.append((label, in_use, self.totals_under(rules)))
+        return rows
+
     def _check_hand(self, k: int, h: _Hand) -> None:
         """Check a hand's values against the rules (hook, ranges, tricks adding up)."""
         p = self.plan(k)

@@ -163,6 +163,19 @@ def test_commands_and_names(tmp_path, text_of, until):
             await type_line(pilot, app, "t 2c")
             assert "hand 2 turns no card for trump" in text_of(app)
             assert ScoreSheet.load(path).names[1] == "Bert"
+            await type_line(pilot, app, "rule missed on")
+            assert app.sheet.rules.missed_bid_scores_tricks and "Rules now:" in text_of(app)
+            assert "Totals: Ann 10→0" not in text_of(app)
+            await type_line(pilot, app, "rule bogus on")
+            assert "Write: rule hook|missed|zero on|off." in text_of(app)
+            await type_line(pilot, app, "dealer 9")
+            assert "Write: dealer N" in text_of(app)
+            await pilot.press("f5")
+            await until(pilot, lambda: isinstance(app.screen, MessageScreen))
+            text = text_of(app)
+            assert "Totals under every scoring variant" in text and "made 0 scores 5 + hand size" in text
+            await pilot.press("escape")
+            assert ScoreSheet.load(path).rules.missed_bid_scores_tricks
             await pilot.press("ctrl+q")
 
     asyncio.run(main())

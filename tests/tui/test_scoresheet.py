@@ -289,6 +289,58 @@ def test_trump_card_and_rename():
         sheet.rename(1, "Ann")
 
 
+def test_totals_under_every_scoring_variant_use_the_same_entries():
+    sheet = ScoreSheet(Rules(3, hand_sizes=[2, 2]), ["Ann", "Bob", "Cat"], first_dealer=0)
+    play_hand(sheet, [0, 1, 0], [0, 1, 1])     # Ann made 0, Bob made 1, Cat missed 0 by one
+    rows = {label: (in_use, totals) for label, in_use, totals in sheet.scoring_comparison()}
+    assert rows["base scoring"] == (True, (10, 11, 0))
+    assert rows["missed bids score tricks"] == (False, (10, 11, 1))
+    assert rows["made 0 scores 5 + hand size"] == (False, (7, 11, 0))
+    assert rows["missed bids score tricks + made 0 scores 5 + hand size"] == (False, (7, 11, 1))
+    for label, (_, totals) in rows.items():
+        rules = sheet.rules.replace(missed_bid_scores_tricks="missed" in label, zero_bid_scores_hand_size="0" in label)
+        assert totals == sheet.totals_under(rules)
+
+
+def test_correcting_a_rule_rescores_every_hand_and_checks_the_hook():
+    sheet = ScoreSheet(Rules(3, hand_sizes=[2, 2, 2]), ["Ann", "Bob", "Cat"], first_dealer=0)
+    play_hand(sheet, [0, 1, 0], [0, 1, 1])
+    play_hand(sheet, [1, 1, 1], [0, 1, 1])
+    sheet.change_rules(missed_bid_scores_tricks=True)
+    fresh = ScoreSheet(Rules(3, hand_sizes=[2, 2, 2], missed_bid_scores_tricks=True), ["Ann", "Bob", "Cat"])
+    play_hand(fresh, [0, 1, 0], [0, 1, 1])
+    play_hand(fresh, [1, 1, 1], [0, 1, 1])
+    assert sheet == fresh
+    sheet.change_rules(hook=True)                 # no hand's bids total 2
+    before = sheet.to_dict()
+    bad = ScoreSheet(Rules(3, hand_sizes=[2, 2]), ["Ann", "Bob", "Cat"])
+    play_hand(bad, [1, 1, 0], [1, 1, 0])
+    with pytest.raises(EntryError, match="hand 1: with the hook the bids may not total 2"):
+        bad.change_rules(hook=True)
+    assert not bad.rules.hook
+    with pytest.raises(EntryError, match="'players' cannot be changed"):
+        sheet.change_rules(players=4)
+    with pytest.raises(EntryError, match="must be true or false"):
+        sheet.change_rules(hook="yes")
+    assert sheet.to_dict() == before
+
+
+def test_correcting_the_first_dealer_moves_every_dealer():
+    sheet = ScoreSheet(Rules(3, hand_sizes=[1, 2, 3]), ["Ann", "Bob", "Cat"], first_dealer=0)
+    play_hand(sheet, [0, 0, 1], [0, 0, 1])
+    sheet.enter_bid(1)                            # hand 2: Cat bids first (Bob deals)
+    with pytest.raises(EntryError, match="out of order: take back this hand's entries first"):
+        sheet.change_first_dealer(2)              # Ann would bid first in hand 2
+    with pytest.raises(EntryError, match="out of order"):
+        sheet.change_first_dealer(1)              # Ann would bid first in hand 2 as well
+    sheet.change_first_dealer(0)                  # no change: Cat's bid is in order
+    sheet.undo()
+    sheet.change_first_dealer(1)                  # Cat deals hand 2: Ann bids first ... Cat last
+    assert [sheet.plan(k).dealer for k in range(3)] == [1, 2, 0]
+    assert sheet.order(1) == [0, 1, 2] and sheet.to_enter == 0
+    assert ScoreSheet.from_dict(sheet.to_dict()) == sheet
+
+
 # --- saving and loading ---------------------------------------------------------------------------
 
 def test_saved_sheet_uses_the_record_layout_and_reloads(tmp_path):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
+from rich import box
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -40,11 +42,30 @@ COMMANDS_HELP = """[b]Entering[/b]: type the number asked for and press Enter (o
   [b]e N[/b], edit N      correct hand N: its bids and tricks          (F2: this hand)
   [b]b N[/b], bids N      show the bid table of hand N                 (F3: this hand)
   [b]t QS[/b], trump QS   note the card turned for trump (t - forgets it)
+  [b]v[/b], variants      the totals under every scoring variant              (F5)
   [b]name N Alice[/b]     correct the name of seat N
+  [b]dealer N[/b]         correct who dealt the first hand (seat N)
+  [b]rule hook on[/b]     correct a rule: hook, missed (missed bids score tricks) or
+                    zero (a made 0 scores 5 + hand size), on or off
   [b]?[/b], help          this help
   [b]q[/b], quit          leave (the sheet is saved; `ohhell score` resumes it)
 
 Every entry is saved at once, so closing the terminal loses nothing."""
+
+
+def variants_table(sheet: ScoreSheet) -> Table:
+    """The totals the same bids and tricks give under each scoring variant."""
+    t = Table(title="Totals under every scoring variant", title_style="bold", box=box.SIMPLE_HEAD,
+              caption="▶ the scoring in use; every variant uses the same bids and tricks")
+    t.add_column("")
+    t.add_column("scoring")
+    for s, name in enumerate(sheet.names):
+        t.add_column(Text(name, style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), justify="right")
+    for label, in_use, totals in sheet.scoring_comparison():
+        best = max(totals)
+        t.add_row("▶" if in_use else "", Text(label, style="bold" if in_use else ""),
+                  *[Text(str(x), style="bold green" if x == best and any(totals) else "") for x in totals])
+    return t
 
 
 class EditHandScreen(ModalScreen):
@@ -138,6 +159,7 @@ class SheetOverScreen(Screen):
             yield Static(standings_table(sheet.names, sheet.totals, made=made), id="standings")
             yield Static(Text("Scores over the hands", style="bold"), classes="chart-title")
             yield ChartView(series, sheet.names, id="chart")
+            yield Static(variants_table(sheet), id="variants")
             yield Static(Text(f"The sheet is saved in {shown_path(self.path)}.", style="dim"))
             with Horizontal(classes="modal-buttons"):
                 yield Button("New sheet (n)", id="new", variant="primary")
@@ -165,6 +187,7 @@ class SheetScreen(Screen):
         Binding("f2", "edit", "Correct this hand", priority=True),
         Binding("f3", "bids", "Bid table", priority=True),
         Binding("f4", "undo", "Take back", priority=True),
+        Binding("f5", "variants", "Scoring variants", priority=True),
         Binding("f1", "help", "Help", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
@@ -383,6 +406,34 @@ class SheetScreen(Screen):
                 return
             tc = sheet.trump_card()
             self.changed(f"Trump card noted: {tc}." if tc is not None else "Trump card forgotten.")
+        elif cmd in ("v", "variants"):
+            self.action_variants()
+        elif cmd == "dealer":
+            if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= sheet.players:
+                self.say(f"Write: dealer N (N is the seat that dealt the first hand, 1 to {sheet.players}).")
+                return
+            try:
+                sheet.change_first_dealer(int(rest[0]) - 1)
+            except EntryError as e:
+                self.say(str(e))
+                return
+            self.changed(f"{sheet.names[sheet.first_dealer]} dealt the first hand; every dealer follows.")
+        elif cmd == "rule":
+            names = {"hook": "hook", "missed": "missed_bid_scores_tricks", "zero": "zero_bid_scores_hand_size"}
+            if len(rest) != 2 or rest[0].lower() not in names or rest[1].lower() not in ("on", "off"):
+                self.say("Write: rule hook|missed|zero on|off.")
+                return
+            field = names[rest[0].lower()]
+            before = sheet.totals
+            try:
+                sheet.change_rules(**{field: rest[1].lower() == "on"})
+            except EntryError as e:
+                self.say(str(e))
+                return
+            self.sub_title = sheet.rules.describe()
+            diff = ", ".join(f"{sheet.names[s]} {before[s]}→{sheet.totals[s]}" for s in range(sheet.players)
+                             if before[s] != sheet.totals[s])
+            self.changed(f"Rules now: {sheet.rules.describe()}." + (f" Totals: {diff}." if diff else ""))
         elif cmd == "name":
             if len(rest) < 2 or not rest[0].isdigit():
                 self.say("Write: name N NEWNAME (N is the seat, 1 to %d)." % sheet.players)
@@ -447,6 +498,10 @@ class SheetScreen(Screen):
         if all(b is None for b in self.sheet.bids(k)) and k > 0:
             k -= 1
         self.edit(k)
+
+    def action_variants(self) -> None:
+        """Show the totals under every scoring variant."""
+        self.app.push_screen(MessageScreen(variants_table(self.sheet), button="Close (Enter)"))
 
     def action_bids(self) -> None:
         self.show_bids(self.sheet.hand_index)
