@@ -490,7 +490,7 @@ def test_random_sessions_keep_every_invariant_and_rejections_change_nothing(rule
         if sheet.is_over:
             break
         size = sheet.plan().hand_size
-        op = data.draw(st.sampled_from(["enter", "enter", "enter", "junk", "undo", "correct"]))
+        op = data.draw(st.sampled_from(["enter", "enter", "enter", "junk", "undo", "correct", "rule", "dealer"]))
         before = sheet.to_dict()
         try:
             if op == "enter":
@@ -500,6 +500,11 @@ def test_random_sessions_keep_every_invariant_and_rejections_change_nothing(rule
                 raise AssertionError("junk was accepted")
             elif op == "undo":
                 sheet.undo()
+            elif op == "rule":
+                field = data.draw(st.sampled_from(ScoreSheet.CHANGEABLE_RULES))
+                sheet.change_rules(**{field: data.draw(st.booleans())})
+            elif op == "dealer":
+                sheet.change_first_dealer(data.draw(st.integers(0, rules.players - 1)))
             else:
                 k = data.draw(st.integers(0, sheet.hands_started - 1))
                 bids = [None if b is None else data.draw(st.integers(0, sheet.plan(k).hand_size))
