@@ -233,6 +233,19 @@ async def play_in_step(table, clients: list[Client], until: int, pick=lambda leg
         await c.until_seq(table.seq)
 
 
+def logged(db: str, table_id: str) -> list[dict]:
+    """A table's log as the SQLite file holds it now: ``[{"seq", "ts", "kind", "data"}, ...]``
+    (read through a connection of its own, so a running server is not disturbed)."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute("SELECT seq, ts, kind, data FROM ohhell_events WHERE table_id=? ORDER BY seq",
+                           (table_id,)).fetchall()
+    finally:
+        con.close()
+    return [{"seq": q, "ts": ts, "kind": k, "data": json.loads(d)} for q, ts, k, d in rows]
+
+
 # --- the frame audit -----------------------------------------------------------------------------
 
 import re  # noqa: E402

@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -42,7 +43,7 @@ def test_create_table_rejects_bad_requests_with_reasons():
         assert r.status_code == 400 and r.json()["error"] == "bad_json"
         r = httpx.post(srv.base + "/api/tables", content=b" " * 20000)
         assert r.status_code == 413
-        assert httpx.get(srv.base + "/api/tables").json() == {"tables": []}
+        assert httpx.get(srv.base + "/api/tables").json() == {"tables": [], "total": 0}
         assert srv.manager.tables == {}
 
 
@@ -82,6 +83,47 @@ def test_lobby_lists_public_tables_only_and_pages_are_served():
         assert httpx.get(srv.base + "/api/tables/nosuchtable").status_code == 404
         options = httpx.get(srv.base + "/api/options").json()
         assert set(ohhell.bots.names()) == set(options["bots"]) and options["protocol"] == 1
+
+
+def test_the_lobby_lists_open_tables_that_left_memory(tmp_path):
+    """Tables idle long enough leave the server's memory; the lobby still lists them (from the
+    database), with the seats and the game as they are."""
+    async def sit_and_leave(srv, t, seat, name, until_my_turn=False):
+        async with Client(srv.ws_url, t["id"]) as c:
+            await c.join(seat, name)
+            if until_my_turn:
+                await c.wait(lambda m: m["type"] == "state" and m["game"] and m["game"]["view"]["legal"])
+
+    with ThreadServer(str(tmp_path / "lobby.sqlite3"), idle_evict=0.3) as srv:
+        waiting = srv.create(RULES, [{"kind": "open"}] * 4, title="Waiting")
+        srv.create(RULES, [{"kind": "open"}] * 4, private=True)
+        playing = srv.create(RULES, ONE_HUMAN, title="Playing", away=None)
+        asyncio.run(sit_and_leave(srv, waiting, 2, "Bob"))
+        asyncio.run(sit_and_leave(srv, playing, 0, "Ann", until_my_turn=True))
+        before = httpx.get(srv.base + "/api/tables").json()
+        deadline = time.monotonic() + 10
+        while srv.manager.tables:
+            assert time.monotonic() < deadline, "the idle tables were not evicted"
+            time.sleep(0.05)
+        listed = httpx.get(srv.base + "/api/tables").json()
+        assert listed == before
+        assert [t["id"] for t in listed["tables"]] == [waiting["id"], playing["id"]] and listed["total"] == 2
+        w, p = listed["tables"]
+        assert w["status"] == "waiting" and w["open"] == [0, 1, 3] and w["names"] == [None, None, "Bob", None]
+        assert p["status"] == "playing" and p["open"] == [] and p["names"][0] == "Ann" and p["hand"] == 1
+        # Opening a link loads the table again; the list does not change.
+        assert httpx.get(f"{srv.base}/api/tables/{playing['id']}").json()["seats"][0]["name"] == "Ann"
+        assert playing["id"] in srv.manager.tables
+        def rows(listing):  # reloading writes the row again, with the table's last activity
+            return [{k: v for k, v in t.items() if k != "updated"} for t in listing["tables"]]
+        again = httpx.get(srv.base + "/api/tables").json()
+        assert rows(again) == rows(listed) and again["tables"][1]["updated"] >= p["updated"]
+        # Pages of the list.
+        page = httpx.get(srv.base + "/api/tables?limit=1&offset=1").json()
+        assert [t["id"] for t in page["tables"]] == [playing["id"]] and page["total"] == 2
+        for query in ("limit=0", "limit=501", "offset=-1", "limit=ten"):
+            r = httpx.get(f"{srv.base}/api/tables?{query}")
+            assert r.status_code == 400 and r.json()["error"] == "bad_query", query
 
 
 # --- playing -----------------------------------------------------------------------------------

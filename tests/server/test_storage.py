@@ -29,6 +29,25 @@ async def _conformance(store) -> None:
         assert all(e.ts >= t0 - 1 for e in events)
         assert sorted(await store.active_tables(t0 - 1)) == ["t1", "t2"]
         assert await store.active_tables(time.time() + 60) == []
+        assert sorted(await store.table_ids()) == ["t1", "t2"]
+        # The lobby's list: open seats first, then games in progress, then recently finished
+        # games; most recent first in each group; a row is replaced when written again.
+        rows = {"a": ("waiting", [1], 100.0), "b": ("playing", [], 200.0), "c": ("over", [], 300.0),
+                "d": ("over", [], 50.0), "e": ("over", [2], 10.0), "f": ("waiting", [0, 2], 120.0)}
+        for tid, (status, open_, updated) in rows.items():
+            await store.put_listing(tid, {"id": tid, "status": status, "open": open_, "names": ["Ünï"]}, updated)
+        await store.put_listing("a", {"id": "a", "status": "waiting", "open": [1, 2], "names": ["x"]}, 150.0)
+        listed, total = await store.list_tables(250.0, 10, 0)
+        assert [r["id"] for r in listed] == ["a", "f", "e", "b", "c"] and total == 5
+        assert listed[0] == {"id": "a", "status": "waiting", "open": [1, 2], "names": ["x"], "updated": 150.0}
+        listed, total = await store.list_tables(250.0, 2, 2)
+        assert [r["id"] for r in listed] == ["e", "b"] and total == 5
+        listed, total = await store.list_tables(0.0, 10, 0)
+        assert [r["id"] for r in listed] == ["a", "f", "e", "b", "c", "d"] and total == 6
+        assert await store.get_meta("listing") == "complete"  # a new database's list is complete
+        await store.set_meta("x", "1")
+        await store.set_meta("x", "2")
+        assert await store.get_meta("x") == "2" and await store.get_meta("nothing") is None
     finally:
         await store.close()
     # Reopening finds the same log (the schema is created once).
@@ -93,3 +112,34 @@ def test_a_game_on_postgres_survives_a_restart(pg_database):
         asyncio.run(second(srv))
         rec = srv.record(t["id"])
     assert ohhell.Game.from_record(rec).is_over and rec["players"][:2] == ["Ann", "Bob"]
+
+
+def test_a_database_from_before_the_lobby_list_is_upgraded_and_listed(tmp_path):
+    """A version-1 database (no lobby rows) is upgraded on start and every public table in
+    it listed, even one too old to be loaded into memory."""
+    import sqlite3
+
+    import httpx
+    db = str(tmp_path / "old.sqlite3")
+    with ThreadServer(db) as srv:
+        old = srv.create({"players": 3}, [{"kind": "open"}] * 3, title="Old table")
+        srv.create({"players": 3}, [{"kind": "open"}] * 3, private=True)
+    con = sqlite3.connect(db)
+    with con:  # make it what an older server left: schema 1, no lobby rows, a month ago
+        con.execute("DROP TABLE ohhell_tables")
+        con.execute("DELETE FROM ohhell_meta WHERE key='listing'")
+        con.execute("UPDATE ohhell_meta SET value='1' WHERE key='schema'")
+        con.execute("UPDATE ohhell_events SET ts = ts - 30 * 86400")
+    con.close()
+    with ThreadServer(db) as srv:
+        assert srv.manager.tables == {}  # too old to resume
+        listed = httpx.get(srv.base + "/api/tables").json()
+        assert [t["id"] for t in listed["tables"]] == [old["id"]] and listed["total"] == 1
+        assert listed["tables"][0]["title"] == "Old table" and listed["tables"][0]["open"] == [0, 1, 2]
+    con = sqlite3.connect(db)
+    assert dict(con.execute("SELECT key, value FROM ohhell_meta")) == {"schema": "2", "listing": "complete"}
+    con.execute("UPDATE ohhell_meta SET value='3' WHERE key='schema'")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="schema version 3"):
+        asyncio.run(SqliteStore(db).open())

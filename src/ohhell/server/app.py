@@ -28,7 +28,7 @@ from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, P
     parse_client_message
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
-from .tables import TableError, TableManager, parse_table_config
+from .tables import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, TableManager, parse_table_config
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -38,6 +38,8 @@ STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
 #: A client that sends this many messages in a row over its rate limit is disconnected.
 FLOOD_LIMIT = 300
 MAX_BODY = 16 * 1024
+#: Tables per page of the lobby's list (``GET /api/tables?limit=&offset=``): default and most.
+LIST_LIMIT, MAX_LIST_LIMIT = 100, 500
 
 _CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -115,10 +117,18 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
             "schedules": list(SCHEDULES), "no_trump": list(NO_TRUMP_OPTIONS),
             "max_hand_size": {str(k): v for k, v in MAX_HAND_SIZE.items()},
-            "message_types": list(CLIENT_TYPES), "max_message_bytes": MAX_MESSAGE_BYTES})
+            "message_types": list(CLIENT_TYPES), "max_message_bytes": MAX_MESSAGE_BYTES,
+            "away": {"after": DEFAULT_AWAY_AFTER, "bot": default_bot(), "range": list(AWAY_AFTER_RANGE)}})
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": manager.open_tables()})
+        try:
+            limit = int(request.query_params.get("limit", LIST_LIMIT))
+            offset = int(request.query_params.get("offset", 0))
+        except ValueError:
+            return _error(400, "bad_query", "limit and offset are whole numbers")
+        if not 1 <= limit <= MAX_LIST_LIMIT or offset < 0:
+            return _error(400, "bad_query", f"limit is 1 to {MAX_LIST_LIMIT} and offset 0 or more")
+        return JSONResponse(await manager.list_tables(limit, offset))
 
     creators: dict[str, RateLimiter] = {}
 

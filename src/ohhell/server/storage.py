@@ -5,6 +5,10 @@ seed, each bid and card, a bot standing in, a rematch vote) is one event,
 written before anyone is told about it.  Replaying a table's events rebuilds
 it exactly, so a server killed at any moment restarts where it was.
 
+Beside the log, each public table has one row in a second table: what the
+lobby's list shows of it (written when it changes, after the event that changed
+it), so the lobby lists every open table, in memory or not.
+
 Two back ends share one small interface (:class:`Store`):
 
 * :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
@@ -40,7 +44,9 @@ from typing import Any
 
 __all__ = ["Event", "Store", "StoreError", "SqliteStore", "PostgresStore", "open_store", "default_db_path"]
 
-SCHEMA_VERSION = 1
+#: 1: the event log; 2: and the lobby's list (``ohhell_tables``).  A version-1 database is
+#: upgraded when opened (and its list filled in from the log by the server).
+SCHEMA_VERSION = 2
 
 
 class StoreError(RuntimeError):
@@ -86,6 +92,46 @@ class Store:
         """The tables with an event at or after ``since`` (a Unix time)."""
         raise NotImplementedError
 
+    async def table_ids(self) -> list[str]:
+        """Every table with a log."""
+        raise NotImplementedError
+
+    async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
+        """Write a public table's lobby row: ``row`` is its summary (with ``status`` and
+        ``open``, the list of open seats); ``updated`` the time of its last change.
+
+        :raises StoreError: when the write fails.
+        """
+        raise NotImplementedError
+
+    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
+        """The lobby's list and its full length: tables with an open seat, then games in
+        progress, then games finished (every seat taken) at or after ``finished_since``;
+        most recently changed first within each group.  Each row is the summary given to
+        :meth:`put_listing` with ``updated`` added."""
+        raise NotImplementedError
+
+    async def get_meta(self, key: str) -> "str | None":
+        """A value of the store's own settings."""
+        raise NotImplementedError
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set a value of the store's own settings."""
+        raise NotImplementedError
+
+
+#: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders).
+_LIST_WHERE = "open_seats > 0 OR status = 'playing' OR updated >= ?"
+_LIST_ORDER = "(open_seats > 0) DESC, (status = 'playing') DESC, updated DESC, table_id"
+
+
+def _listing_args(table_id: str, row: dict, updated: float) -> tuple:
+    return (table_id, updated, row["status"], len(row["open"]), _dumps(row))
+
+
+def _rows(found) -> list[dict]:
+    return [{**json.loads(summary), "updated": updated} for summary, updated in found]
+
 
 def _dumps(data: dict) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
@@ -116,8 +162,13 @@ class SqliteStore(Store):
                    "ts REAL NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL, "
                    "PRIMARY KEY (table_id, seq)) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_events_ts ON ohhell_events (ts)")
-        _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
-        db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        version = _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
+        db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
+        db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+        if version is None:  # a new database: its list is complete (empty)
+            db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
+        db.execute("INSERT INTO ohhell_meta VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                   (str(SCHEMA_VERSION),))
         self._db = db
         if self.path != ":memory:":
             db.execute("PRAGMA wal_autocheckpoint=0")  # the thread below does it, off the loop
@@ -170,6 +221,40 @@ class SqliteStore(Store):
             "SELECT DISTINCT table_id FROM ohhell_events WHERE ts >= ?", (since,))
         return [r[0] for r in rows]
 
+    async def table_ids(self) -> list[str]:
+        return [r[0] for r in self._db.execute(  # type: ignore[union-attr]
+            "SELECT DISTINCT table_id FROM ohhell_events")]
+
+    async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
+        try:
+            self._db.execute(_UPSERT_TABLE.replace("%s", "?"),  # type: ignore[union-attr]
+                             _listing_args(table_id, row, updated))
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
+
+    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
+        db = self._db
+        assert db is not None
+        total = db.execute(f"SELECT count(*) FROM ohhell_tables WHERE {_LIST_WHERE}", (finished_since,)).fetchone()[0]
+        found = db.execute(f"SELECT summary, updated FROM ohhell_tables WHERE {_LIST_WHERE} ORDER BY {_LIST_ORDER} "
+                           f"LIMIT ? OFFSET ?", (finished_since, limit, offset))
+        return _rows(found), total
+
+    async def get_meta(self, key: str) -> "str | None":
+        row = self._db.execute("SELECT value FROM ohhell_meta WHERE key=?", (key,)).fetchone()  # type: ignore
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        self._db.execute("INSERT INTO ohhell_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "  # type: ignore
+                         "value=excluded.value", (key, value))
+
+
+_TABLES_COLUMNS = ("table_id TEXT PRIMARY KEY, updated DOUBLE PRECISION NOT NULL, status TEXT NOT NULL, "
+                   "open_seats INTEGER NOT NULL, summary TEXT NOT NULL")
+_UPSERT_TABLE = ("INSERT INTO ohhell_tables VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
+                 "updated=excluded.updated, status=excluded.status, open_seats=excluded.open_seats, "
+                 "summary=excluded.summary")
+
 
 class PostgresStore(Store):
     """A PostgreSQL store (``postgresql://user@host/db``); needs the ``psycopg`` package."""
@@ -196,9 +281,13 @@ class PostgresStore(Store):
                               "data TEXT NOT NULL, PRIMARY KEY (table_id, seq))")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_events_ts ON ohhell_events (ts)")
             await cur.execute("SELECT value FROM ohhell_meta WHERE key='schema'")
-            _check_version(await cur.fetchone())
-            await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT DO NOTHING",
-                              (str(SCHEMA_VERSION),))
+            version = _check_version(await cur.fetchone())
+            await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
+            await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+            if version is None:
+                await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")
+            await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET "
+                              "value=excluded.value", (str(SCHEMA_VERSION),))
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -233,10 +322,52 @@ class PostgresStore(Store):
             rows = await cur.fetchall()
         return [r[0] for r in rows]
 
+    async def table_ids(self) -> list[str]:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT DISTINCT table_id FROM ohhell_events")
+            rows = await cur.fetchall()
+        return [r[0] for r in rows]
 
-def _check_version(row: Any) -> None:
-    if row is not None and int(row[0]) != SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {row[0]}; this ohhell knows {SCHEMA_VERSION}")
+    async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
+        import psycopg
+        async with self._lock:
+            try:
+                await self._conn.execute(_UPSERT_TABLE, _listing_args(table_id, row, updated))
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
+
+    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
+        where = _LIST_WHERE.replace("?", "%s")
+        async with self._lock:
+            cur = await self._conn.execute(f"SELECT count(*) FROM ohhell_tables WHERE {where}", (finished_since,))
+            total = (await cur.fetchone())[0]
+            cur = await self._conn.execute(f"SELECT summary, updated FROM ohhell_tables WHERE {where} "
+                                           f"ORDER BY {_LIST_ORDER} LIMIT %s OFFSET %s",
+                                           (finished_since, limit, offset))
+            found = await cur.fetchall()
+        return _rows(found), total
+
+    async def get_meta(self, key: str) -> "str | None":
+        async with self._lock:
+            cur = await self._conn.execute("SELECT value FROM ohhell_meta WHERE key=%s", (key,))
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._lock:
+            await self._conn.execute("INSERT INTO ohhell_meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET "
+                                     "value=excluded.value", (key, value))
+
+
+def _check_version(row: Any) -> "int | None":
+    """The database's schema version (``None`` for a new one); one this code cannot read
+    (a newer one) is an error.  Older ones are upgraded by ``open``."""
+    if row is None:
+        return None
+    version = int(row[0])
+    if not 1 <= version <= SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {row[0]}; this ohhell knows 1 to {SCHEMA_VERSION}")
+    return version
 
 
 def _redact(url: str) -> str:

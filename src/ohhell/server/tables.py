@@ -37,6 +37,11 @@ log = logging.getLogger("ohhell.server")
 
 SEAT_KINDS = ("open", "bot", "reserved")
 MAX_TITLE = 60
+#: The away timer a table gets when its creator does not choose: after this many seconds
+#: away on their turn, a player's seat is played by the default bot until they take it back.
+DEFAULT_AWAY_AFTER = 60
+#: The shortest and longest away timer a creator may choose (seconds).
+AWAY_AFTER_RANGE = (1, 3600)
 
 
 class TableError(Exception):
@@ -61,7 +66,7 @@ def token_hash(token: str) -> str:
 class Seat:
     """One seat: ``open``, ``reserved`` (for whoever has its code), ``human`` or ``bot``."""
 
-    __slots__ = ("kind", "name", "bot", "token_hash", "code_hash", "standin")
+    __slots__ = ("kind", "name", "bot", "token_hash", "code_hash", "standin", "standin_by")
 
     def __init__(self, kind: str, bot: "str | None" = None, code_hash: "str | None" = None) -> None:
         self.kind = kind
@@ -70,6 +75,7 @@ class Seat:
         self.token_hash: "str | None" = None
         self.code_hash = code_hash
         self.standin: "str | None" = None
+        self.standin_by: "str | None" = None   # "timer" or "creator"
 
 
 def parse_table_config(body: Any) -> dict:
@@ -77,7 +83,9 @@ def parse_table_config(body: Any) -> dict:
 
     ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
     optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
-    "bot": name}, ...]}`` with one seat per player.
+    "bot": name}, ...], "away": {"after": seconds, "bot": name} | null}`` with
+    one seat per player.  ``away`` is the away timer (see :func:`parse_away`);
+    left out, the table gets the default one.
 
     :raises TableError: ``bad_config`` saying what is wrong.
     """
@@ -121,7 +129,43 @@ def parse_table_config(body: Any) -> dict:
     private = body.get("private", False)
     if not isinstance(private, bool):
         raise TableError("bad_config", "private must be true or false")
-    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats}
+    away = parse_away(body["away"]) if "away" in body else {"after": DEFAULT_AWAY_AFTER, "bot": default_bot()}
+    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away}
+
+
+def parse_away(value: Any) -> "dict | None":
+    """Check a table's away timer: ``{"after": seconds, "bot": name}``, or ``null`` (or
+    ``false``) for none.
+
+    With a timer, a seated player who is disconnected for ``after`` seconds while the
+    table waits for them (their bid or card, or their rematch vote once someone else has
+    voted) gets bot ``bot`` standing in for them, until they come back and take the seat
+    back.  ``bot`` defaults to the default bot.
+
+    >>> parse_away({"after": 30, "bot": "random"})
+    {'after': 30, 'bot': 'random'}
+    >>> parse_away(None) is None
+    True
+    >>> parse_away({"after": 0})
+    Traceback (most recent call last):
+    ohhell.server.tables.TableError: away.after must be a number of seconds from 1 to 3600, not 0
+
+    :raises TableError: ``bad_config`` saying what is wrong.
+    """
+    if value is None or value is False:
+        return None
+    if not isinstance(value, dict):
+        raise TableError("bad_config", "away must be {\"after\": seconds, \"bot\": name} or null (no timer)")
+    lo, hi = AWAY_AFTER_RANGE
+    after = value.get("after", DEFAULT_AWAY_AFTER)
+    if isinstance(after, bool) or not isinstance(after, (int, float)) or not lo <= after <= hi:
+        raise TableError("bad_config", f"away.after must be a number of seconds from {lo} to {hi}, "
+                                       f"not {after!r}")
+    bot = value.get("bot") or default_bot()
+    names = bot_names()
+    if bot not in names:
+        raise TableError("bad_config", f"away.bot: unknown bot {bot!r}; choose one of {', '.join(names)}")
+    return {"after": after, "bot": bot}
 
 
 def _bot_display(bot: str) -> str:
@@ -148,6 +192,16 @@ class Table:
         self.commitments: list[str] = []
         self.finished: dict[int, dict] = {}
         self.votes: set[int] = set()
+        self.away: "dict | None" = None       # the away timer: {"after": seconds, "bot": name}
+        #: seat -> when the table began waiting for it (its turn, or its rematch vote); from the
+        #: log's timestamps, so a restarted server knows them too
+        self.turn_since: dict[int, float] = {}
+        #: seat -> when its last connection closed (not logged: after a load, the load time)
+        self.away_since: dict[int, float] = {}
+        self.loaded = time.time()
+        self.timer: "asyncio.Task | None" = None
+        self.timer_at: "float | None" = None
+        self.listed: "dict | None" = None      # the lobby row last written to the store
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -162,6 +216,7 @@ class Table:
             self.private = data["private"]
             self.rules = Rules.from_dict(data["rules"])
             self.admin_hash = data["admin"]
+            self.away = data.get("away")  # tables created before the timer existed have none
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
@@ -170,20 +225,24 @@ class Table:
             seat.kind = "human"
             seat.name = data["name"]
             seat.token_hash = data["token"]
-            seat.standin = None
+            seat.standin = seat.standin_by = None
         elif kind == "leave":
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash, seat.standin, seat.code_hash = "open", None, None, None, None
+            seat.standin_by = None
             self.votes.discard(data["seat"])
         elif kind == "set_seat":
             seat = self.seats[data["seat"]]
             seat.kind, seat.bot, seat.name, seat.token_hash, seat.standin = data["kind"], data.get("bot"), \
                 None, None, None
-            seat.code_hash = None
+            seat.code_hash = seat.standin_by = None
         elif kind == "standin":
-            self.seats[data["seat"]].standin = data["bot"]
+            seat = self.seats[data["seat"]]
+            seat.standin = data["bot"]
+            seat.standin_by = data.get("by", "creator")
         elif kind == "reclaim":
-            self.seats[data["seat"]].standin = None
+            seat = self.seats[data["seat"]]
+            seat.standin = seat.standin_by = None
         elif kind == "start":
             self.game_no = data["game"]
             self.seed = data["seed"]
@@ -205,6 +264,30 @@ class Table:
         else:  # pragma: no cover - a log written by a newer server
             raise StoreError(f"table {self.id}: unknown event {kind!r}")
         self.updated = ts
+        self._track_turns(kind, data, ts)
+
+    def waiting_on(self) -> list[int]:
+        """The seats the table is waiting for: those to bid or play, or, once a finished
+        game has a rematch vote, the people (no bot standing in) who have not voted."""
+        game = self.game
+        if game is None:
+            return []
+        if not game.is_over:
+            if game.phase == BID and game.rules.simultaneous_bidding:
+                return [s for s in range(game.players) if game.bids[s] is None]
+            return [game.to_act]
+        if not self.votes:
+            return []
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin and i not in self.votes]
+
+    def _track_turns(self, kind: str, data: dict, ts: float) -> None:
+        """Note when the table began waiting for each seat (the away timer counts from it)."""
+        if kind == "start":
+            self.turn_since.clear()
+        elif kind == "act":
+            self.turn_since.pop(data["seat"], None)  # a seat that acts again starts a new turn
+        since = self.turn_since
+        self.turn_since = {s: since.get(s, ts) for s in self.waiting_on()}
 
     async def _commit(self, kind: str, data: dict) -> None:
         """Write one event to the store, then apply it (the caller holds the lock).
@@ -219,6 +302,26 @@ class Table:
                                         "try again") from None
         self.seq += 1
         self._apply_event(kind, data, ts)
+        await self.sync_listing()
+
+    async def sync_listing(self) -> None:
+        """Write the table's lobby row to the store when it changed (public tables only).
+
+        The lobby lists tables from the store, so a table out of memory is listed too.
+        A failed write is logged and retried at the next change (and at the next load)."""
+        if self.private or self.rules is None:
+            return
+        row = self.summary()
+        row.pop("updated")
+        if row == self.listed:
+            return
+        try:
+            await self.manager.store.put_listing(self.id, row, self.updated)
+        except StoreError as e:
+            log.error("%s", e)
+            return
+        self.listed = row
+        self.manager.listing_changed()
 
     def replay(self, events: Iterable[Event]) -> None:
         """Rebuild the table from its log."""
@@ -229,8 +332,11 @@ class Table:
             self.seq += 1
 
     async def resume(self) -> None:
-        """After loading: start a game the crash interrupted, wake the bots."""
+        """After loading: start a game the crash interrupted, wake the bots, arm the away
+        timers (nobody is connected yet, so each seat's clock starts now) and make sure the
+        lobby row is current."""
         async with self.lock:
+            await self.sync_listing()
             await self._after_change()
 
     # --- who is who ---------------------------------------------------------------------------
@@ -288,13 +394,17 @@ class Table:
                 conn.token_hash = token_hash(token)
                 conn.seat = self.seat_of_token(conn.token_hash)
             self.conns.add(conn)
+            self._arm()
             self._broadcast()
 
     async def detach(self, conn: Connection) -> None:
-        """A client went away."""
+        """A client went away (a seat's away clock starts when its last connection closes)."""
         async with self.lock:
             if conn in self.conns:
                 self.conns.discard(conn)
+                if conn.seat is not None and not self.connected(conn.seat):
+                    self.away_since[conn.seat] = time.time()
+                self._arm()
                 self._broadcast()
         self.manager.touch(self)
 
@@ -397,7 +507,7 @@ class Table:
             if self.connected(seat_no):
                 raise TableError("present", f"{seat.name} is connected; only a player who has left "
                                             f"can be replaced")
-            await self._commit("standin", {"seat": seat_no, "bot": bot})
+            await self._commit("standin", {"seat": seat_no, "bot": bot, "by": "creator"})
             await self._after_change()
 
     async def set_seat(self, conn: Connection, seat_no: int, kind: str, bot: "str | None") -> None:
@@ -446,6 +556,7 @@ class Table:
             await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
                                          "names": names})
         self._schedule_bots()
+        self._arm()
         self._broadcast()
         self.manager.touch(self)
 
@@ -456,8 +567,73 @@ class Table:
             return False
         if self.game is None:
             return True
+        # A rematch needs someone to ask for it (bots alone never start another game) and
+        # every person's vote (a seat a bot stands in for does not vote).
         humans = [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin]
-        return all(i in self.votes for i in humans)
+        return bool(self.votes) and all(i in self.votes for i in humans)
+
+    # --- the away timer -------------------------------------------------------------------------
+
+    def takeovers(self) -> dict[int, float]:
+        """seat -> when (Unix time) the away timer lets a bot play for it, for every seat the
+        table is waiting for whose player is not connected (empty without a timer).
+
+        A seat's clock starts at the later of the moment the table began waiting for it
+        (logged) and the moment its last connection closed (or the table was loaded: after a
+        restart nobody could have reconnected earlier)."""
+        away = self.away
+        if not away or self.manager.closing:
+            return {}
+        out = {}
+        for s, since in self.turn_since.items():
+            seat = self.seats[s]
+            if seat.kind != "human" or seat.standin or self.connected(s):
+                continue
+            out[s] = max(since, self.away_since.get(s, self.loaded)) + away["after"]
+        return out
+
+    def _arm(self) -> None:
+        """(Re)set the timer task to the earliest takeover (the caller holds the lock)."""
+        when = min(self.takeovers().values(), default=None)
+        if when == self.timer_at:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer, self.timer_at = None, when
+        if when is not None:
+            self.timer = asyncio.create_task(self._away_timer(when), name=f"away {self.id}")
+
+    async def _away_timer(self, when: float) -> None:
+        me = asyncio.current_task()
+        try:
+            await asyncio.sleep(max(0.0, when - time.time()))
+            async with self.lock:
+                if self.timer is not me:
+                    return
+                self.timer, self.timer_at = None, None
+                now = time.time()
+                due = sorted(s for s, t in self.takeovers().items() if t <= now)
+                done = 0
+                try:
+                    for s in due:  # in seat order, each one event in the log before anyone hears of it
+                        away = self.away
+                        assert away is not None
+                        await self._commit("standin", {"seat": s, "bot": away["bot"], "by": "timer",
+                                                       "after": away["after"]})
+                        done += 1
+                        log.info("table %s: %s away for %gs; a %s bot plays for them", self.id,
+                                 self.seats[s].name, away["after"], away["bot"])
+                except TableError:  # the store refused: try again in a second
+                    self.timer_at = time.time() + 1.0
+                    self.timer = asyncio.create_task(self._away_timer(self.timer_at), name=f"away {self.id}")
+                if done:
+                    await self._after_change()
+                elif self.timer is None:
+                    self._arm()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - logged, the table stays as it was
+            log.exception("away timer failed at table %s", self.id)
 
     def _schedule_bots(self) -> None:
         game = self.game
@@ -525,12 +701,17 @@ class Table:
     def public_info(self) -> dict:
         """The table as anyone may see it (no token, no code, no seed)."""
         seats = []
+        takeovers = self.takeovers()
+        now = time.time()
         for i, s in enumerate(self.seats):
+            when = takeovers.get(i)
             seats.append({"seat": i, "kind": s.kind, "name": s.name if s.kind == "human" else
                           (_bot_display(s.bot or "bot") if s.kind == "bot" else None),
                           "bot": s.bot if s.kind == "bot" else None, "standin": s.standin,
+                          "standin_by": s.standin_by,
+                          "takeover_in": None if when is None else round(max(0.0, when - now), 1),
                           "connected": s.kind == "bot" or self.connected(i)})
-        return {"id": self.id, "title": self.title, "private": self.private,
+        return {"id": self.id, "title": self.title, "private": self.private, "away": self.away,
                 "rules": self.rules.to_dict() if self.rules else None,
                 "description": self.rules.describe() if self.rules else "",
                 "seats": seats, "status": self.status, "game": self.game_no,
@@ -597,8 +778,12 @@ class TableManager:
 
     :param bot_delay: seconds a bot waits before acting, so people can follow.
     :param idle_evict: seconds after which a table nobody watches leaves memory
-        (it is loaded again from the store when someone comes back).
+        (it is loaded again from the store when someone comes back; the lobby lists it
+        from the store meanwhile).
     """
+
+    #: seconds a finished game with every seat taken stays in the lobby's list
+    FINISHED_LISTED = 3600.0
 
     def __init__(self, store: Store, pool: BotPool, *, bot_delay: float = 0.7,
                  idle_evict: float = 1800.0, resume_window: float = 7 * 86400.0,
@@ -613,21 +798,38 @@ class TableManager:
         self.closing = False
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: "asyncio.Task | None" = None
+        self._listing_version = 0
+        self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
 
     async def start(self) -> int:
-        """Load the tables active recently (so their bots carry on); returns how many."""
+        """Fill in the lobby's list if the database predates it, then load the tables active
+        recently (so their bots carry on and their away timers run); returns how many."""
+        if await self.store.get_meta("listing") != "complete":
+            await self._backfill_listing()
         ids = await self.store.active_tables(time.time() - self.resume_window)
         for tid in ids:
             await self.get(tid)
         self._sweeper = asyncio.create_task(self._sweep())
         return len(ids)
 
+    async def _backfill_listing(self) -> None:
+        """Write the lobby row of every table (a database from before the list was kept)."""
+        count = 0
+        for tid in await self.store.table_ids():
+            table = Table(tid, self)
+            table.replay(await self.store.load(tid))
+            await table.sync_listing()
+            count += 1
+        await self.store.set_meta("listing", "complete")
+        if count:
+            log.info("lobby list: %d table%s listed from the log", count, "" if count == 1 else "s")
+
     async def stop(self) -> None:
-        """Stop the bots (their turns resume when the server starts again)."""
+        """Stop the bots and the away timers (both resume when the server starts again)."""
         self.closing = True
         if self._sweeper:
             self._sweeper.cancel()
-        tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
+        tasks = [t for table in self.tables.values() for t in (*table.bot_tasks.values(), table.timer) if t]
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -675,11 +877,30 @@ class TableManager:
             await table._after_change()
         return table, admin, codes
 
-    def open_tables(self) -> list[dict]:
-        """The public tables, those with open seats first, then games in progress."""
-        rows = [t.summary() for t in self.tables.values() if not t.private and t.rules is not None]
-        rows.sort(key=lambda r: (not r["open"], r["status"] != "playing", -r["updated"]))
-        return rows
+    async def list_tables(self, limit: int = 100, offset: int = 0) -> dict:
+        """The lobby's list, from the store (so tables out of memory are in it too):
+        ``{"tables": [summary, ...], "total": n}``.
+
+        Every public table with an open seat and every game in progress is listed; a
+        finished game with every seat taken for :attr:`FINISHED_LISTED` seconds.  Tables
+        with open seats come first, then games in progress, most recently active first.
+        Answers are cached until a listed table changes (at most 5 seconds)."""
+        key = (limit, offset)
+        now = time.time()
+        hit = self._listing_cache.get(key)
+        if hit is not None and hit[0] == self._listing_version and now - hit[1] < 5.0:
+            return hit[2]
+        version = self._listing_version
+        rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset)
+        result = {"tables": rows, "total": total}
+        if len(self._listing_cache) > 64:
+            self._listing_cache.clear()
+        self._listing_cache[key] = (version, now, result)
+        return result
+
+    def listing_changed(self) -> None:
+        """A lobby row was written (cached lists are stale)."""
+        self._listing_version += 1
 
     def touch(self, table: Table) -> None:
         """Note activity (for eviction)."""
@@ -690,7 +911,7 @@ class TableManager:
             await asyncio.sleep(min(60.0, self.idle_evict / 2))
             now = time.time()
             for tid, t in list(self.tables.items()):
-                if not t.conns and not t.bot_tasks and now - t.updated > self.idle_evict \
+                if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
                         and not t.lock.locked():
                     del self.tables[tid]
 
