@@ -123,6 +123,9 @@ def choose_card(hand: int, legal: int, trick_len: int, led: int, best: int, winn
         if not wins:
             return _discard_cheap(legal, trump, tmask, led)
         if last:
+            if need == 1:
+                # this trick makes the bid: take it with the card most likely to win later
+                return _most_dangerous(wins, trump, out)
             return _low_of(wins, led, trump)
         safe = 0
         m = wins
