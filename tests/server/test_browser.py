@@ -106,6 +106,9 @@ def test_two_people_two_bots_and_a_spectator_play_in_browsers(browser, server, t
     for i in (2, 3):
         rows.nth(i).locator(".kind").select_option("bot")
         rows.nth(i).locator(".bot").select_option("random")
+    assert ann.input_value("#away-after") == "60" and ann.is_checked("#away-on")
+    ann.fill("#away-after", "45")
+    ann.select_option("#away-bot", "random")
     shot(ann, "lobby.png", tmp_path)
     ann.click("#create-button")
     ann.wait_for_url("**/t/*")
@@ -113,8 +116,15 @@ def test_two_people_two_bots_and_a_spectator_play_in_browsers(browser, server, t
     ann.wait_for_selector("#bidtable tr.me")  # seated by the lobby's "I will sit in seat 1"
     invite = ann.input_value("#invite-link")
     assert invite.endswith(f"/t/{table_id}")
-    listed = httpx.get(server.base + "/api/tables").json()["tables"]
+    deadline = time.monotonic() + 5
+    while True:  # the lobby's list may be a second behind
+        listed = httpx.get(server.base + "/api/tables").json()["tables"]
+        if listed and listed[0]["open"] == [1] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert [t["id"] for t in listed] == [table_id] and listed[0]["open"] == [1]
+    assert httpx.get(f"{server.base}/api/tables/{table_id}").json()["away"] == {"after": 45, "bot": "random"}
+    assert "45 s" in ann.inner_text("#away-setting")
 
     # --- Bob on a phone, from the invite link; a spectator on a desktop ---
     bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -252,3 +262,53 @@ def test_the_pages_fairness_code_matches_the_core(browser, server):
     res = page.evaluate(verify, wrong)
     assert res["ok"] is False and "commitment" in res["problems"][0]
     page.close()
+
+
+def test_everyone_sees_the_away_countdown_and_the_takeover(browser, server, tmp_path):
+    """Bob leaves; on his turn Ann's page counts down, then says a bot plays for him; Bob
+    comes back in the same browser and takes his seat back."""
+    rules = {"players": 3, "hand_sizes": [2, 1]}
+    seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]
+    t = httpx.post(server.base + "/api/tables", json={"rules": rules, "seats": seats, "title": "Away",
+                                                      "away": {"after": 2, "bot": "random"}}).json()
+    url = server.base + t["url"]
+    errors: list[str] = []
+    bob_ctx = browser.new_context(viewport={"width": 1024, "height": 800})
+    bob = bob_ctx.new_page()
+    bob.goto(url)
+    bob.fill("#name", "Bob")
+    bob.click("button.join[data-seat='1']")
+    bob.wait_for_selector("#bidtable tr.me")
+    bob.close()
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ann = ann_ctx.new_page()
+    ann.on("pageerror", lambda e: errors.append(f"ann: {e}"))
+    ann.goto(url)
+    ann.fill("#name", "Ann")
+    ann.click("button.join[data-seat='0']")
+    ann.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+    assert "2 s" in ann.inner_text("#away-setting")
+    deadline = time.monotonic() + 30
+    while not ann.locator("#away-1").count():
+        assert time.monotonic() < deadline, "Bob's turn did not come"
+        if not act_through_ui(ann, keyboard=True):
+            time.sleep(0.05)
+    notice = ann.inner_text("#away-1")
+    assert "Bob is away" in notice and "a random bot plays for them in" in notice
+    assert "bot in" in ann.inner_text("#bidtable tr[data-seat='1']")
+    shot(ann, "away.png", tmp_path)
+    ann.wait_for_selector(".toast:has-text('Bob was away on their turn for 2 s')", timeout=10000)
+    assert ann.locator("#away-1").count() == 0
+    assert "away: bot plays" in ann.inner_text("#bidtable tr[data-seat='1']")
+    # Bob comes back (his browser kept the seat token) and takes the seat back.
+    bob = bob_ctx.new_page()
+    bob.on("pageerror", lambda e: errors.append(f"bob: {e}"))
+    bob.goto(url)
+    bob.wait_for_selector("#standin-notice")
+    assert "You were away on your turn" in bob.inner_text("#standin-notice")
+    bob.click("#reclaim")
+    bob.wait_for_function("() => !window.ohhell.state.table.seats[1].standin")
+    ann.wait_for_selector(".toast:has-text('Bob is back and plays again')", timeout=10000)
+    assert not errors, errors
+    for ctx in (ann_ctx, bob_ctx):
+        ctx.close()

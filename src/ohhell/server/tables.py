@@ -884,11 +884,12 @@ class TableManager:
         Every public table with an open seat and every game in progress is listed; a
         finished game with every seat taken for :attr:`FINISHED_LISTED` seconds.  Tables
         with open seats come first, then games in progress, most recently active first.
-        Answers are cached until a listed table changes (at most 5 seconds)."""
+        Answers are cached for a second, and up to 5 while no listed table changes (so a
+        crowd polling the lobby costs the database a query a second)."""
         key = (limit, offset)
         now = time.time()
         hit = self._listing_cache.get(key)
-        if hit is not None and hit[0] == self._listing_version and now - hit[1] < 5.0:
+        if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0):
             return hit[2]
         version = self._listing_version
         rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset)

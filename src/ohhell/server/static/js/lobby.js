@@ -89,7 +89,18 @@ async function create(event) {
     return kind === "bot" ? { kind, bot: r.querySelector(".bot").value } : { kind };
   });
   if (sit && seats[0].kind !== "open") seats[0] = { kind: "open" };
-  const body = { title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats };
+  let away = null;
+  if ($("away-on").checked) {
+    const after = Number($("away-after").value);
+    const [lo, hi] = options.away.range;
+    if (!Number.isFinite(after) || after < lo || after > hi) {
+      $("create-error").textContent = `The away time is ${lo} to ${hi} seconds.`;
+      $("away-after").focus();
+      return;
+    }
+    away = { after, bot: $("away-bot").value };
+  }
+  const body = { title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats, away };
   $("create-button").disabled = true;
   try {
     const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
@@ -105,10 +116,14 @@ async function create(event) {
   }
 }
 
+const PAGE = 50;
+let shown = PAGE;  // how many tables of the list to show ("Show more" adds a page)
+
 async function refreshTables() {
   let data;
-  try { data = await api("/api/tables"); } catch { return; }
+  try { data = await api(`/api/tables?limit=${shown}`); } catch { return; }
   const list = clear($("tables"));
+  $("tables-count").textContent = data.total ? `(${data.total})` : "";
   if (!data.tables.length) list.append(el("li", { class: "muted" }, "No open tables yet: create one!"));
   for (const t of data.tables) {
     const url = `/t/${encodeURIComponent(t.id)}`;
@@ -120,6 +135,11 @@ async function refreshTables() {
         el("span", { class: "small" }, t.description), el("br"), el("span", { class: "small muted" }, `${who} · ${state}`)),
       t.open.length ? el("a", { href: url, class: "join-link" }, "Join") : null,
       el("a", { href: url, class: "watch-link" }, "Watch")));
+  }
+  if (data.total > data.tables.length) {
+    list.append(el("li", { class: "more" }, el("button", {
+      id: "more-tables", onclick: () => { shown = Math.min(shown + PAGE, 500); refreshTables(); },
+    }, `Show more (${data.total - data.tables.length} not shown)`)));
   }
 }
 
@@ -138,6 +158,12 @@ async function main() {
   $("simultaneous_bidding").addEventListener("change", () => { if ($("simultaneous_bidding").checked) $("hook").checked = false; });
   $("hook").addEventListener("change", () => { if ($("hook").checked) $("simultaneous_bidding").checked = false; });
   $("create").addEventListener("submit", create);
+  $("away-after").value = options.away.after;
+  [$("away-after").min, $("away-after").max] = options.away.range;
+  for (const b of options.bots) $("away-bot").append(el("option", { value: b, selected: b === options.away.bot }, b));
+  const syncAway = () => { $("away-after").disabled = $("away-bot").disabled = !$("away-on").checked; };
+  $("away-on").addEventListener("change", syncAway);
+  syncAway();
   renderSeats();
   applyPreset();
   refreshTables();

@@ -9,6 +9,7 @@ import { verifyRecord } from "./fair.js";
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 let state = null;          // the last "state" frame
+let stateAt = 0;           // performance.now() when it came (away countdowns count from it)
 let options = { bots: [], default_bot: "heuristic" };
 let pending = false;       // an action of ours is on its way
 let connection = "connecting";
@@ -16,7 +17,15 @@ const fairness = {};       // game number -> verification result
 const invite = parseInvite();
 
 const socket = new TableSocket(tableId, {
-  state(msg) { state = msg; pending = false; autoJoin(); render(); },
+  state(msg) {
+    const prev = state;
+    state = msg;
+    stateAt = performance.now();
+    pending = false;
+    announce(prev, msg);
+    autoJoin();
+    render();
+  },
   joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
   error(msg) {
     pending = false;
@@ -59,6 +68,48 @@ function act(action) {
   if (pending) return;
   if (send({ type: "act", action })) { pending = true; render(); }
 }
+
+// Tell everyone when a bot starts or stops playing for someone (the state says who and why).
+function announce(prev, msg) {
+  if (!prev || prev.table.id !== msg.table.id) return;
+  const after = msg.table.away ? msg.table.away.after : null;
+  msg.table.seats.forEach((seat, i) => {
+    const before = prev.table.seats[i];
+    if (seat.kind !== "human" || !before || before.name !== seat.name) return;
+    const you = i === msg.you.seat;
+    if (seat.standin && !before.standin) {
+      let text;
+      if (seat.standin_by === "timer") {
+        text = you ? `You were away on your turn for ${after} s, so a ${seat.standin} bot plays for you until you take your seat back.`
+          : `${seat.name} was away on their turn for ${after} s: a ${seat.standin} bot plays for them until they come back.`;
+      } else {
+        text = `The creator let a ${seat.standin} bot play for ${you ? "you" : seat.name}.`;
+      }
+      toast(text, "info", 6000);
+    } else if (!seat.standin && before.standin) {
+      toast(you ? "You have your seat back." : `${seat.name} is back and plays again.`);
+    }
+  });
+}
+
+/** Seconds left before the away timer lets a bot play for this seat (null: no countdown). */
+function takeoverLeft(seat) {
+  if (seat.takeover_in === null || seat.takeover_in === undefined) return null;
+  return Math.max(0, Math.ceil(seat.takeover_in - (performance.now() - stateAt) / 1000));
+}
+
+function countdown(seat, words) {
+  return el("span", { class: "countdown", "data-countdown": seat.seat, "data-words": words }, words.replace("#", takeoverLeft(seat)));
+}
+
+// Countdowns tick between state frames.
+setInterval(() => {
+  if (!state) return;
+  for (const node of document.querySelectorAll("[data-countdown]")) {
+    const left = takeoverLeft(state.table.seats[Number(node.dataset.countdown)]);
+    if (left !== null) node.textContent = node.dataset.words.replace("#", left);
+  }
+}, 500);
 
 // --- derived facts ----------------------------------------------------------------------
 
@@ -182,9 +233,18 @@ function renderNotices() {
   if (s === null) {
     if (view()) box.append(el("div", { class: "notice", id: "spectating" }, "You are watching. Nobody's cards are shown until they are played."));
   } else if (standin()) {
+    const seat = state.table.seats[s];
     box.append(el("div", { class: "notice", id: "standin-notice" },
-      `A bot (${state.table.seats[s].standin}) is playing for you.`,
+      seat.standin_by === "timer" ? `You were away on your turn, so a bot (${seat.standin}) is playing for you.`
+        : `A bot (${seat.standin}) is playing for you.`,
       el("button", { class: "primary", id: "reclaim", onclick: () => send({ type: "reclaim" }) }, "Take my seat back")));
+  }
+  // Everyone sees who is away while the table waits for them, and when a bot will step in.
+  for (const seat of state.table.seats) {
+    if (takeoverLeft(seat) === null) continue;
+    const bot = state.table.away ? state.table.away.bot : "a";
+    box.append(el("div", { class: "notice away", id: `away-${seat.seat}` },
+      countdown(seat, `${seat.name} is away. Unless they come back, a ${bot} bot plays for them in # s.`)));
   }
 }
 
@@ -246,7 +306,9 @@ function renderBidTable() {
     const tags = [];
     if (v && v.dealer === i && v.phase !== "over") tags.push(el("span", { class: "pill dealer" }, "dealer"));
     if (seat.kind === "bot") tags.push(el("span", { class: "pill" }, `bot: ${seat.bot}`));
-    if (seat.standin) tags.push(el("span", { class: "pill" }, `bot stands in`));
+    if (seat.standin) tags.push(el("span", { class: "pill", title: seat.standin_by === "timer" ? "away too long on their turn" : "put in by the creator" },
+      seat.standin_by === "timer" ? "away: bot plays" : "bot stands in"));
+    if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, "bot in # s")));
     if (i === me()) tags.push(el("span", { class: "pill" }, "you"));
     let bid = "", won = "", total = "";
     if (v) {
@@ -314,6 +376,10 @@ function renderSeatActions() {
   if (me() !== null && !inGame) {
     box.append(el("button", { id: "leave", onclick: () => send({ type: "leave" }) }, "Leave my seat"));
   }
+  const away = t.away;
+  box.append(el("p", { class: "small muted", id: "away-setting" }, away
+    ? `Away timer: a player away for ${away.after} s on their turn gets a ${away.bot} bot until they come back.`
+    : "Away timer off: the table waits for players who leave (the creator can let a bot play for them)."));
 }
 
 function renderScores() {
