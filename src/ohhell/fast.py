@@ -237,21 +237,27 @@ def random_playout(state: HandState, rand: Callable[[], float]) -> list[int]:
     ``rand`` is a ``random.Random().random``-like function.  ``state`` is
     consumed (pass a copy to keep it).
     """
-    n = state.n
-    nxt = _NEXT[n]
-    hands = state.hands
-    won = state.won
     trump = state.trump
-    must = state.must_trump and trump >= 0
+    p = _play_at_random(state.hands, state.won, state.n, trump, state.must_trump and trump >= 0,
+                        state.to_act, len(state.trick), state.led, state.best, state.winner,
+                        state.tricks_left, rand)
+    state.tricks_left = 0
+    state.trick = []
+    state.to_act = p
+    return state.won
+
+
+def _play_at_random(hands: list, won: list, n: int, trump: int, must: bool, p: int, trick_len: int,
+                    led: int, best: int, winner: int, left: int, rand: Callable[[], float]) -> int:
+    """The playout loop shared by :func:`random_playout` and :func:`random_hands`.
+
+    Plays ``left`` more tricks from a trick with ``trick_len`` cards down
+    (``led``, ``best`` and ``winner`` describe it), updating ``hands`` and
+    ``won`` in place; returns the seat to act afterwards.  All state lives in
+    locals, which is what makes it fast.
+    """
+    nxt = _NEXT[n]
     tmask = _SUIT_MASK[trump] if trump >= 0 else 0
-    p = state.to_act
-    trick_len = len(state.trick)
-    led = state.led
-    best = state.best
-    winner = state.winner
-    left = state.tricks_left
-    if trick_len == 0:
-        led = -1
     while left:
         hand = hands[p]
         if trick_len:
@@ -286,10 +292,7 @@ def random_playout(state: HandState, rand: Callable[[], float]) -> list[int]:
             best = 26 + c % 13 if s == trump else 13 + c % 13
             trick_len = 1
         p = nxt[p]
-    state.tricks_left = 0
-    state.trick = []
-    state.to_act = p
-    return won
+    return p
 
 
 def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None" = None,
@@ -320,7 +323,6 @@ def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None"
             hands[i] |= 1 << c
             i = i + 1 if i + 1 < n else 0
         t = cards[dealt] // 13 if trump and dealt < 52 else -1
-        tmask = _SUIT_MASK[t] if t >= 0 else 0
         must = must_trump and t >= 0
         dealer = hand_no % n
         # Bids: uniformly random among the legal ones (the dealer under the hook avoids one).
@@ -336,44 +338,7 @@ def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None"
         decisions += n
         # Play.
         won = [0] * n
-        p = nxt[dealer]
-        left = h
-        trick_len = 0
-        led = best = winner = -1
-        while left:
-            hand = hands[p]
-            if trick_len:
-                m = hand & _SUIT_MASK[led]
-                if not m:
-                    m = hand & tmask if must and hand & tmask else hand
-            else:
-                m = hand
-            k = int(rand() * m.bit_count())
-            while k:
-                m &= m - 1
-                k -= 1
-            bit = m & -m
-            hands[p] = hand ^ bit
-            c = bit.bit_length() - 1
-            s = c // 13
-            if trick_len:
-                st = 26 + c % 13 if s == t else (13 + c % 13 if s == led else -1)
-                if st > best:
-                    best = st
-                    winner = p
-                trick_len += 1
-                if trick_len == n:
-                    won[winner] += 1
-                    left -= 1
-                    trick_len = 0
-                    p = winner
-                    continue
-            else:
-                led = s
-                winner = p
-                best = 26 + c % 13 if s == t else 13 + c % 13
-                trick_len = 1
-            p = nxt[p]
+        _play_at_random(hands, won, n, t, must, nxt[dealer], 0, -1, -1, -1, h, rand)
         decisions += dealt
         tricks_total += sum(won)
     return decisions, tricks_total
