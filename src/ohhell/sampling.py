@@ -40,7 +40,7 @@ likelier than a bid far from it.  Averages over the weighted deals estimate
 averages under the posterior that trusts the bids.
 
 >>> import ohhell, random
->>> g = ohhell.Game(ohhell.Rules(4, hand_sizes=[5]), seed=2)
+>>> g = ohhell.Game(ohhell.Rules(4, hand_sizes=[5, 1]), seed=2)
 >>> v = g.view(g.to_act)
 >>> sampler = HandSampler(v, random.Random(1))
 >>> deal = sampler.sample()

@@ -72,14 +72,16 @@ class ExpertBot(Bot):
 
     name = "expert"
 
-    def __init__(self, seed: "int | str | None" = None, *, iterations: int = 160,
-                 seconds: float = 0.8, weighted: bool = True, late_hands: int = 2,
-                 win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.75,
+    def __init__(self, seed: "int | str | None" = None, *, iterations: int = 400,
+                 seconds: float = 1.0, weighted: bool = True, late_hands: int = 2,
+                 win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.4,
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
-                 bid_search: str = "ismcts", bid_model: str = "heuristic") -> None:
+                 bid_search: str = "ismcts", bid_model: str = "heuristic",
+                 opponents: str = "heuristic") -> None:
         self.rollout = rollout
         self.bid_search = bid_search
         self.bid_model = bid_model
+        self.opponents = opponents
         if search not in ("ismcts", "flat"):
             raise ValueError(f"search must be 'ismcts' or 'flat', not {search!r}")
         self.search = search
@@ -177,7 +179,7 @@ class ExpertBot(Bot):
         stats = search_play(states, weights, me, reward, iterations=iters * self.sims_per_iteration,
                             deadline=deadline, gone0=gone0, scores_tricks=rules.missed_bid_scores_tricks,
                             rng=self.rng, c=self.uct_c, my_score=my_score,
-                            rollout=self.rollout)
+                            rollout=self.rollout, only=me if self.opponents == "random" else -1)
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}

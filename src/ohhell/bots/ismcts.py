@@ -154,7 +154,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
                 reward: Callable[[list[int]], list[float]], *, iterations: int, deadline: float,
                 gone0: int, scores_tricks: bool, rng: random.Random, c: float = 0.75,
                 my_score: "Callable[[list[int]], float] | None" = None,
-                rollout: str = "heuristic") -> dict[int, tuple[int, float, float]]:
+                rollout: str = "heuristic", only: int = -1) -> dict[int, tuple[int, float, float]]:
     """Search from ``me``'s turn; returns ``{card: (visits, mean reward, mean score)}`` at the root.
 
     ``base_states[i]`` is the hand in sampled deal ``i`` (not modified),
@@ -172,7 +172,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
             break
         st = base_states[pick()].copy()
         path: list = []
-        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng)
+        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only)
         r = reward(won)
         for nd, p in path:
             nd.n += 1
