@@ -9,7 +9,7 @@ import pytest
 from ohhell import Bid, Game, Play, Rules
 from ohhell.bots import Budget, make
 
-BUDGET = Budget(iterations=40, seconds=5)
+BUDGET = Budget(iterations=150, seconds=10)
 BOTS = ["heuristic", "expert"]
 
 
