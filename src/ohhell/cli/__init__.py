@@ -50,8 +50,12 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    from .common import UsageError
     try:
         return int(args._run(args) or 0)
+    except UsageError as e:
+        print(f"ohhell {args.command}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

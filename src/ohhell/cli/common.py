@@ -7,10 +7,15 @@ import argparse
 from ..errors import RulesError
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 
-__all__ = ["add_rules_arguments", "rules_from_args", "parse_int_list"]
+__all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
+           "name_list", "bot_list"]
 
 _FLAGS = ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
           "zero_bid_scores_hand_size")
+
+
+class UsageError(Exception):
+    """Bad command-line input: ``ohhell`` prints ``ohhell COMMAND: message`` and exits with 2."""
 
 
 def parse_int_list(text: str) -> list[int]:
@@ -65,10 +70,31 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(**fields)
 
 
-def rules_or_exit(parser_error, args) -> Rules:
-    """Rules from flags, or a clean command-line error."""
+def rules_or_fail(args: argparse.Namespace) -> Rules:
+    """The rules the flags describe, or a :class:`UsageError` that says why not."""
     try:
         return rules_from_args(args)
     except RulesError as e:
-        parser_error(f"bad rules: {e}")
-        raise  # pragma: no cover
+        raise UsageError(f"bad rules: {e}") from None
+
+
+def name_list(text: str, n: int, flag: str = "--names") -> list[str]:
+    """Comma-separated names, exactly ``n`` of them."""
+    names = [x.strip() for x in text.split(",")]
+    if len(names) != n:
+        raise UsageError(f"{flag} gives {len(names)} names for {n} players")
+    return names
+
+
+def bot_list(text: str, count: int, what: "str | None" = None) -> list[str]:
+    """Comma-separated bot names for ``count`` seats (one name fills them all), each registered."""
+    from .. import bots as botlib
+    names = [x.strip() for x in text.split(",")]
+    if len(names) == 1:
+        names = names * count
+    if len(names) != count:
+        raise UsageError(f"--bots names {len(names)} bots for {what or f'{count} players'}")
+    unknown = [x for x in names if x not in botlib.names()]
+    if unknown:
+        raise UsageError(f"unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}")
+    return names

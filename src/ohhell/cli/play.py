@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import add_rules_arguments, rules_from_args
+from .common import UsageError, add_rules_arguments, bot_list, name_list, rules_or_fail
 
 HELP = "play Oh Hell in the terminal against bots (needs the 'tui' extra)"
 
@@ -43,50 +43,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"ohhell play needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
         return 2
     from .. import bots as botlib
-    from ..errors import OhHellError, RecordError, RulesError
+    from ..errors import OhHellError, RecordError
 
     if args.list_bots:
         for name in botlib.names():
             print(name)
         return 0
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        print(f"ohhell play: bad rules: {e}", file=sys.stderr)
-        return 2
+    rules = rules_or_fail(args)
     n = rules.players
     names = None
     if args.names:
-        names = [x.strip() for x in args.names.split(",")]
-        if len(names) != n:
-            print(f"ohhell play: --names gives {len(names)} names for {n} players", file=sys.stderr)
-            return 2
+        names = name_list(args.names, n)
     elif args.name:
         from ..tui.setup import DEFAULT_NAMES
         names = [args.name] + list(DEFAULT_NAMES[1:n])
     seats = None
     if args.bots:
-        bots = [x.strip() for x in args.bots.split(",")]
-        if len(bots) == 1:
-            bots = bots * (n - 1)
-        if len(bots) != n - 1:
-            print(f"ohhell play: --bots names {len(bots)} bots for the {n - 1} other seats", file=sys.stderr)
-            return 2
-        unknown = [b for b in bots if b not in botlib.names()]
-        if unknown:
-            print(f"ohhell play: unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}",
-                  file=sys.stderr)
-            return 2
-        seats = [None] + bots
+        seats = [None] + bot_list(args.bots, n - 1, f"the {n - 1} other seats")
     dealer = None
     if args.dealer is not None:
         if not 1 <= args.dealer <= n:
-            print(f"ohhell play: --dealer must be a seat from 1 to {n}", file=sys.stderr)
-            return 2
+            raise UsageError(f"--dealer must be a seat from 1 to {n}")
         dealer = args.dealer - 1
     if args.delay < 0:
-        print("ohhell play: --delay cannot be negative", file=sys.stderr)
-        return 2
+        raise UsageError("--delay cannot be negative")
     save = args.save or (args.resume or None) or default_save_path()
     options = PlayOptions(delay=args.delay, save_path=save, pause_after_hand=not args.no_pause,
                           seed=args.seed)

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import add_rules_arguments, rules_from_args
+from .common import UsageError, add_rules_arguments, name_list, rules_or_fail
 
 HELP = "keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)"
 
@@ -57,39 +57,26 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:  # pragma: no cover - depends on the installation
         print(f"ohhell score needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
         return 2
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        print(f"ohhell score: bad rules: {e}", file=sys.stderr)
-        return 2
-    names = [x.strip() for x in args.names.split(",")] if args.names else None
-    if names is not None and len(names) != rules.players:
-        if args.players is None and 3 <= len(names) <= 7:
-            try:
-                args.players = len(names)
-                rules = rules_from_args(args)
-            except RulesError as e:
-                print(f"ohhell score: bad rules: {e}", file=sys.stderr)
-                return 2
-        else:
-            print(f"ohhell score: --names gives {len(names)} names for {rules.players} players", file=sys.stderr)
-            return 2
+    if args.names and args.players is None:
+        # The number of names sets the number of players when --players is not given.
+        count = len(args.names.split(","))
+        if 3 <= count <= 7:
+            args.players = count
+    rules = rules_or_fail(args)
+    names = name_list(args.names, rules.players) if args.names else None
     dealer = None
     if args.dealer is not None:
         if not 1 <= args.dealer <= rules.players:
-            print(f"ohhell score: --dealer must be a seat from 1 to {rules.players}", file=sys.stderr)
-            return 2
+            raise UsageError(f"--dealer must be a seat from 1 to {rules.players}")
         dealer = args.dealer - 1
     if args.start and names is None and sheet is None:
-        print("ohhell score: --start needs --names", file=sys.stderr)
-        return 2
+        raise UsageError("--start needs --names")
     settings = settings_for(rules, names, dealer)
     if args.start and sheet is None:
         try:
             ScoreSheet(rules, names or [], dealer or 0)
         except RulesError as e:
-            print(f"ohhell score: {e}", file=sys.stderr)
-            return 2
+            raise UsageError(str(e)) from None
     app = ScoreApp(path, settings, sheet=sheet, setup=not args.start)
     app.run()
     if app.sheet is not None:

@@ -7,7 +7,7 @@ import secrets
 import sys
 import time
 
-from .common import add_rules_arguments, rules_from_args
+from .common import UsageError, add_rules_arguments, bot_list, name_list, rules_or_fail
 
 HELP = "let bots play games against each other and write the records (JSON Lines)"
 
@@ -27,37 +27,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import bots as botlib
-    from ..errors import RulesError
     from ..game import Game
     from ..records import dumps
     from ..text import score_table
 
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        print(f"ohhell selfplay: bad rules: {e}", file=sys.stderr)
-        return 2
+    rules = rules_or_fail(args)
     n = rules.players
     default = "heuristic" if "heuristic" in botlib.names() else "random"
-    names = (args.bots or default).split(",")
-    names = [x.strip() for x in names]
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        print(f"ohhell selfplay: --bots names {len(names)} bots for {n} players", file=sys.stderr)
-        return 2
-    unknown = [x for x in names if x not in botlib.names()]
-    if unknown:
-        print(f"ohhell selfplay: unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}",
-              file=sys.stderr)
-        return 2
+    names = bot_list(args.bots or default, n)
     if args.games < 1:
-        print("ohhell selfplay: --games must be at least 1", file=sys.stderr)
-        return 2
-    player_names = args.names.split(",") if args.names else [f"{b}{s}" for s, b in enumerate(names)]
-    if len(player_names) != n:
-        print(f"ohhell selfplay: --names gives {len(player_names)} names for {n} players", file=sys.stderr)
-        return 2
+        raise UsageError("--games must be at least 1")
+    player_names = name_list(args.names, n) if args.names else [f"{b}{s}" for s, b in enumerate(names)]
     base = args.seed if args.seed is not None else secrets.token_hex(6)
     if args.seed is None and not args.quiet:
         print(f"base seed: {base} (pass --seed {base} to replay these deals)", file=sys.stderr)
