@@ -1,27 +1,30 @@
-"""``expert``: determinized search over sampled deals with heuristic rollouts.
+"""``expert``: information-set MCTS over sampled deals, with heuristic rollouts.
 
 Each decision:
 
-1. draws deals of the hidden cards from the core sampler
+1. draws a pool of deals of the hidden cards from the core sampler
    (:class:`ohhell.sampling.HandSampler`: exact, never breaks a shown void),
    each weighted by how well it explains the bids already made
    (:func:`ohhell.sampling.bid_likelihood`);
-2. for a card: plays each legal card in every sampled deal and finishes the
-   hand with every seat following the heuristic policy
-   (:func:`ohhell.bots.policy.heuristic_playout`), the same deals for every
-   card (common random numbers, so the comparison is sharp); the value of a
-   card is its weighted mean score;
-3. for a bid: in every sampled deal, the seats still to bid bid as the
-   heuristic would (the dealer respecting the hook), the hand is played out
-   for each candidate bid, and the bot picks the bid with the highest expected
-   score under the active scoring rules; the reasoning gives the probability
-   of each number of tricks and each bid's expected score;
-4. late in the game (the last ``late_hands`` hands) the objective adds the
-   chance of winning the game to the hand's score, so the bot will break its
-   own bid to stop a rival who would otherwise overtake it.
+2. for a card: single-observer ISMCTS over the rest of the hand
+   (:func:`ohhell.bots.ismcts.search_play`): each simulation takes a deal from
+   the pool in proportion to its weight, walks the tree among the cards legal
+   in that deal (UCB1 with availability counts), adds one node, finishes the
+   hand with every seat on the heuristic policy and backs up each seat's own
+   score; the card visited most is played and its mean score reported;
+3. for a bid: the same search with the bid at the root
+   (:func:`ohhell.bots.ismcts.search_bid`): every candidate bid gets the same
+   number of simulations, the seats still to bid bid as the heuristic would
+   (the dealer respecting the hook), and the bid with the best mean is chosen;
+   the reasoning gives the probability of each number of tricks and each
+   bid's expected score under the active scoring rules;
+4. late in the game (the last ``late_hands`` hands of a game of several) the
+   objective adds the chance of winning the game to the hand's score, so the
+   bot will break its own bid to stop a rival who would otherwise overtake it.
 
-The budget: ``iterations`` sampled deals per decision (default 160) and a
-wall-clock cap of ``seconds`` (default 0.8 s); whichever ends first.
+The budget: ``iterations`` sampled deals per decision (default 400; a card
+decision runs 4 simulations per deal, a bid 8) and a wall-clock cap of
+``seconds`` (default 1.0 s), whichever ends first.
 """
 
 from __future__ import annotations
@@ -60,14 +63,26 @@ def _dist_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "list[int]"
 
 
 class ExpertBot(Bot):
-    """Search: sampled deals (bid-weighted) x heuristic rollouts, score-aware late in the game.
+    """Search: ISMCTS over bid-weighted sampled deals with heuristic rollouts, score-aware late.
 
-    :param seed: seeds the bot's sampler (a seeded bot is reproducible given
-        an iteration budget).
+    :param seed: seeds the bot's sampler and search (a seeded bot is
+        reproducible given an iteration budget it can finish within ``seconds``).
     :param iterations: sampled deals per decision (``Budget.iterations`` overrides).
     :param seconds: wall-clock cap per decision (``Budget.seconds`` overrides).
     :param weighted: weight deals by the bids (``False``: uniform).
     :param late_hands: in the game's last this-many hands, value winning the game too.
+    :param win_weight: what winning the game is worth, in points, late in the game.
+    :param search: ``"ismcts"`` (default) or ``"flat"`` (flat Monte Carlo over the cards).
+    :param uct_c: the UCB exploration constant (rewards are scaled to 0..1).
+    :param sims_per_iteration: simulations per sampled deal for a card.
+    :param bid_factor: a bid gets this many times the simulations of a card.
+    :param pool: at most this many sampled deals per decision.
+    :param rollout: ``"heuristic"`` (default) or ``"random"`` rollouts.
+    :param bid_search: ``"ismcts"`` (default) or ``"flat"`` (rollouts per candidate bid).
+    :param bid_model: how seats still to bid are modelled: ``"heuristic"`` or ``"random"``.
+    :param opponents: how the other seats play in the card search: ``"heuristic"``
+        (in the tree, for their own score) or ``"random"``.
+    :raises ValueError: for an unknown option value.
     """
 
     name = "expert"
@@ -77,13 +92,19 @@ class ExpertBot(Bot):
                  win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.4,
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
-                 opponents: str = "heuristic") -> None:
+                 opponents: str = "heuristic", bid_factor: int = 2) -> None:
+        for name, value, allowed in (("search", search, ("ismcts", "flat")),
+                                     ("rollout", rollout, ("heuristic", "random")),
+                                     ("bid_search", bid_search, ("ismcts", "flat")),
+                                     ("bid_model", bid_model, ("heuristic", "random")),
+                                     ("opponents", opponents, ("heuristic", "random"))):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         self.rollout = rollout
         self.bid_search = bid_search
         self.bid_model = bid_model
         self.opponents = opponents
-        if search not in ("ismcts", "flat"):
-            raise ValueError(f"search must be 'ismcts' or 'flat', not {search!r}")
+        self.bid_factor = max(1, int(bid_factor))
         self.search = search
         self.uct_c = uct_c
         self.sims_per_iteration = sims_per_iteration
@@ -299,7 +320,7 @@ class ExpertBot(Bot):
             return hand_score(bids[me], won[me], h, rules)
 
         res = search_bid(deals, weights, me, cands, start, reward,
-                         iterations=iters * self.sims_per_iteration * 2, deadline=deadline, gone0=gone0,
+                         iterations=iters * self.sims_per_iteration * self.bid_factor, deadline=deadline, gone0=gone0,
                          scores_tricks=rules.missed_bid_scores_tricks, rng=self.rng, c=self.uct_c,
                          rollout=self.rollout, my_score=my_score,
                          only=me if self.bid_model == "random" else -1)

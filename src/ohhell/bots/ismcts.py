@@ -207,6 +207,7 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
     pick = _picker(weights, rng)
     clock = time.perf_counter
     order = list(bids)
+    subtrees: dict[tuple, _Node] = {}
     it = 0
     while it < iterations:
         it += 1
@@ -220,7 +221,13 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
         st = start(d, b)
         bids_now = list(st.bids)
         path: list = [(node, me)]
-        won, _ = _simulate(node, st, path, c, gone0, scores_tricks, rollout, rng, only)
+        # The other seats' bids will be public before the first card: play under a subtree of
+        # their own, so the tree never mixes up positions that the bids tell apart.
+        key = (b, tuple(bids_now))
+        sub = subtrees.get(key)
+        if sub is None:
+            sub = subtrees[key] = _Node()
+        won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only)
         r = reward(won, bids_now)
         for nd, p in path:
             nd.n += 1
