@@ -57,7 +57,7 @@ def main(argv=None) -> int:
                    "median_ms": 1000 * statistics.median(ts), "p99_ms": 1000 * ts[int(0.99 * (len(ts) - 1))],
                    "worst_ms": 1000 * worst[0], "worst_at": f"{worst[1]} ({worst[2]} cards)"}
             rows.append(row)
-            print(f"{name:<12} {n:>7} {row['decisions']:>9} {row['median_ms']:>10.2f} {row['p99_ms']:>9.1f} "
+            print(f"{name:<12} {n:>7} {row['decisions']:>9} {row['median_ms']:>10.3f} {row['p99_ms']:>9.2f} "
                   f"{row['worst_ms']:>9.1f} {row['worst_at']:>14}", flush=True)
             if args.json:
                 with open(args.json, "w", encoding="utf-8") as f:

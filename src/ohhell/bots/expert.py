@@ -23,7 +23,7 @@ Each decision:
    bot will break its own bid to stop a rival who would otherwise overtake it.
 
 The budget: ``iterations`` sampled deals per decision (default 400; a card
-decision runs 4 simulations per deal, a bid 8) and a wall-clock cap of
+decision runs 4 simulations per deal, a bid 24) and a wall-clock cap of
 ``seconds`` (default 1.0 s), whichever ends first.
 """
 
@@ -92,7 +92,7 @@ class ExpertBot(Bot):
                  win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.4,
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
-                 opponents: str = "heuristic", bid_factor: int = 2) -> None:
+                 opponents: str = "heuristic", bid_factor: int = 6) -> None:
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
