@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 import random as _random
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import View
@@ -336,7 +336,7 @@ def card_win_chances(hand: int, trump: int, players: int, hand_size: int,
     p_opp_no_trump = (1 - per_opp) ** unseen_trumps if trump >= 0 else 1.0
     spare_trumps = 0.0
     for c in _bits(hand):
-        s, r = c // 13, c % 13
+        s = c // 13
         suit = _SUIT_MASK[s]
         higher = suit & ~((2 << c) - 1)
         d = (higher & ~gone).bit_count()          # unseen higher cards of the suit

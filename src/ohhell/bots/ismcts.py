@@ -26,7 +26,6 @@ from .policy import choose_card, heuristic_playout, mixed_playout
 
 __all__ = ["search_play", "search_bid"]
 
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
 class _Node:
@@ -40,19 +39,6 @@ class _Node:
         self.tried = 0
 
 
-def _legal(st: HandState) -> int:
-    hand = st.hands[st.to_act]
-    if st.trick:
-        m = hand & _SUIT[st.led]
-        if m:
-            return m
-        if st.must_trump and st.trump >= 0:
-            m = hand & _SUIT[st.trump]
-            if m:
-                return m
-    return hand
-
-
 def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scores_tricks: bool,
               rollout: str, rng: random.Random, only: int = -1) -> tuple[list[int], int]:
     """One ISMCTS descent from ``node`` in deal ``st`` (consumed): select, expand one card,
@@ -61,7 +47,7 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
     sqrt = math.sqrt
     first = -1
     while st.tricks_left:
-        legal = _legal(st)
+        legal = st.legal_mask()
         p = st.to_act
         if only >= 0 and p != only:
             # another seat, modelled as playing at random: an observed edge, not a choice

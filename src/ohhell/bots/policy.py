@@ -46,15 +46,6 @@ def _high(m: int) -> int:
     return m.bit_length() - 1
 
 
-def _strength(c: int, led: int, trump: int) -> int:
-    s = c // 13
-    if s == trump:
-        return 26 + c % 13
-    if s == led:
-        return 13 + c % 13
-    return -1
-
-
 def _beating(legal: int, best: int, led: int, trump: int) -> int:
     """The cards of ``legal`` that beat a trick whose best strength is ``best``."""
     out = 0
