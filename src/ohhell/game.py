@@ -35,7 +35,7 @@ from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
 from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, Card, mask_to_cards, parse_card
 from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
-from .scoring import hand_score
+from .scoring import hand_scores
 
 __all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES"]
 
@@ -131,7 +131,7 @@ class Game:
     :param seed: an ``int`` or ``str`` the deals are drawn from (see
         :mod:`ohhell.dealing`); ``None`` draws them from the OS's CSPRNG.
     :param dealer: the first dealer; ``None`` draws it from the seed.
-    :param names: the players' names (default ``Seat 0`` ...).
+    :param names: the players' names (default ``Seat 0`` ...); ``game.names`` is a tuple.
     :raises RulesError: for a bad dealer, names or seed.
     """
 
@@ -154,11 +154,11 @@ class Game:
                                    or not 0 <= dealer < n):
             raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {show(dealer)}")
         if names is None:
-            names = list(_DEFAULT_NAMES[n])
+            names = _DEFAULT_NAMES[n]
         else:
             if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
                 raise RulesError(f"names must be a list of {n} names, not {show(names)}")
-            names = [str(x) for x in names]
+            names = tuple(str(x) for x in names)
             if len(names) != n:
                 raise RulesError(f"{len(names)} names given for {n} players")
         self.rules = rules
@@ -170,15 +170,18 @@ class Game:
         self._simul = rules.simultaneous_bidding
         self._must_trump = rules.must_trump
         self._given = _given or _NO_GIVEN
-        self._keys: list[bytes] = []
         if seed is not None:
             try:
-                self._hand_key(0)    # checks, once and up front, that the seed can be used
+                # Hand 0's key, made now: this checks up front that the seed can be used.
+                self._keys: list[bytes] = [dealing.hand_key(seed, 0)]
             except (ValueError, UnicodeError) as e:
                 raise RulesError(f"unusable seed {show(seed)}: {e}") from None
-        if dealer is None:
-            dealer = (dealing.dealer_from_key(self._hand_key(0), n) if seed is not None
-                      else dealing.first_dealer(None, n))
+            if dealer is None:
+                dealer = dealing.dealer_from_key(self._keys[0], n)
+        else:
+            self._keys = []
+            if dealer is None:
+                dealer = dealing.first_dealer(None, n)
         self._first_dealer = dealer
         self._past: list[HandRecord] = []
         self._totals = [0] * n
@@ -247,11 +250,11 @@ class Game:
     # --- dealing --------------------------------------------------------------------------
 
     def _hand_key(self, k: int) -> bytes:
-        while len(self._keys) <= k:
-            i = len(self._keys)
-            self._keys.append(dealing.random_hand_key() if self.seed is None
-                              else dealing.hand_key(self.seed, i))
-        return self._keys[k]
+        keys = self._keys
+        while len(keys) <= k:
+            keys.append(dealing.random_hand_key() if self.seed is None
+                        else dealing.hand_key(self.seed, len(keys)))
+        return keys[k]
 
     def _start_hand(self, k: int, dealer: int) -> None:
         rules = self.rules
@@ -261,8 +264,9 @@ class Game:
         if given is not None:
             hands, trump_card = list(given[0]), given[1]
         else:
-            hands, trump_card = dealing.deal_from_key(self._hand_key(k), n, size, dealer,
-                                                      rules._trumps[k])
+            keys = self._keys
+            hands, trump_card = dealing.deal_from_key(keys[k] if k < len(keys) else self._hand_key(k),
+                                                      n, size, dealer, rules._trumps[k])
         self._index = k
         self.dealer = dealer
         self.hand_size = size
@@ -427,7 +431,7 @@ class Game:
     def _end_hand(self) -> None:
         rules = self.rules
         h = self.hand_size
-        scores = tuple([hand_score(b, w, h, rules) for b, w in zip(self._bids, self._won)])
+        scores = hand_scores(self._bids, self._won, h, rules)
         self._past.append(_new_trick(HandRecord, (
             self._index, self.dealer, h, self._deal,
             CARDS[self.trump_card] if self.trump_card >= 0 else None, tuple(self._bids),

@@ -19,23 +19,22 @@ __all__ = ["hand_score", "hand_scores", "winners", "MADE_BID_BONUS"]
 MADE_BID_BONUS = 10
 
 
-def hand_score(bid: int, won: int, hand_size: int, rules: Rules) -> int:
-    """The score of one player for one hand.
+def hand_scores(bids, won, hand_size: int, rules: Rules) -> tuple[int, ...]:
+    """Every player's score for one hand (the one place scoring is written).
 
     Exact bid: 10 + tricks won (a made 0 scores 5 + hand size with
     ``zero_bid_scores_hand_size``).  Missed: 0, or the tricks won with
     ``missed_bid_scores_tricks``.
     """
-    if bid == won:
-        if bid == 0 and rules.zero_bid_scores_hand_size:
-            return 5 + hand_size
-        return MADE_BID_BONUS + won
-    return won if rules.missed_bid_scores_tricks else 0
+    zero = rules.zero_bid_scores_hand_size
+    missed = rules.missed_bid_scores_tricks
+    return tuple([(5 + hand_size if zero and b == 0 else MADE_BID_BONUS + w) if b == w
+                  else (w if missed else 0) for b, w in zip(bids, won)])
 
 
-def hand_scores(bids, won, hand_size: int, rules: Rules) -> tuple[int, ...]:
-    """Every player's score for one hand."""
-    return tuple(hand_score(b, w, hand_size, rules) for b, w in zip(bids, won))
+def hand_score(bid: int, won: int, hand_size: int, rules: Rules) -> int:
+    """The score of one player for one hand (see :func:`hand_scores`)."""
+    return hand_scores((bid,), (won,), hand_size, rules)[0]
 
 
 def winners(totals) -> list[int]:
