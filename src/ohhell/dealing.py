@@ -12,9 +12,9 @@ gives the same deals on every platform and Python version:
    32 bytes.
 3. The stream ``SHAKE-256(hand_key)`` is read for 416 bytes.  Card ``c``
    (``card = suit * 13 + rank``: clubs, diamonds, hearts, spades; two low,
-   ace high) gets the sort key made of stream bytes ``8c .. 8c+6`` followed
-   by the byte ``c``, read as a big-endian unsigned 64-bit integer (so the
-   keys are distinct, and the card number breaks ties in the first 7 bytes).
+   ace high) gets the sort key made of stream bytes ``8c .. 8c+4`` followed
+   by the byte ``c``, read as a big-endian unsigned 48-bit integer (so the
+   keys are distinct, and the card number breaks ties in the 5 random bytes).
 4. The shuffled deck is the cards in increasing order of their keys.
 5. With ``n`` players, ``h`` cards each and dealer ``d``: deck card ``i``
    (``i < n*h``) goes to seat ``(d + 1 + i) mod n``, one card at a time from
@@ -46,10 +46,12 @@ from .cards import CARDS, Card
 __all__ = ["seed_text", "hand_key", "commitment", "shuffled_deck", "deal_from_key", "deal_cards",
            "first_dealer", "dealer_from_key", "random_hand_key", "verify_commitment"]
 
-_UNPACK = struct.Struct(">52Q").unpack
-_CARD_BYTES = bytes(range(52))
+_SHAKE = hashlib.shake_256
+_UNPACK = struct.Struct(">52d").unpack
+_PACK = [struct.Struct(f">{k}d").pack for k in range(53)]
 _BIT = tuple(1 << c for c in range(52))
-_PACK = [struct.Struct(f">{k}Q").pack for k in range(53)]
+# Per card, 8 bytes: 3F F0 (a double in [1, 2)), 5 stream bytes (filled in), the card number.
+_KEY_TEMPLATE = bytes(b for c in range(52) for b in (0x3F, 0xF0, 0, 0, 0, 0, 0, c))
 
 
 def seed_text(seed: "int | str") -> str:
@@ -83,11 +85,25 @@ def random_hand_key() -> bytes:
     return secrets.token_bytes(32)
 
 
+def _sorted_keys(key: bytes) -> list[float]:
+    """The 52 sort keys of step 3, in increasing order, as floats.
+
+    Each key is laid out as the bit pattern of a double in [1, 2): bytes
+    ``3F F0``, the 5 stream bytes, the card byte.  Doubles in [1, 2) order
+    exactly as their low 48 bits do, so sorting them is sorting the keys, and
+    CPython sorts floats much faster than 64-bit ints.  The card is the
+    low byte of each key's bit pattern.
+    """
+    stream = _SHAKE(key).digest(416)
+    words = bytearray(_KEY_TEMPLATE)
+    for i in range(5):
+        words[2 + i::8] = stream[i::8]
+    return sorted(_UNPACK(words))
+
+
 def shuffled_deck(key: bytes) -> list[int]:
     """The 52 cards in the order a hand key shuffles them."""
-    stream = bytearray(hashlib.shake_256(key).digest(416))
-    stream[7::8] = _CARD_BYTES
-    return [k & 255 for k in sorted(_UNPACK(stream))]
+    return list(_PACK[52](*_sorted_keys(key))[7::8])
 
 
 def deal_from_key(key: bytes, players: int, hand_size: int, dealer: int,
@@ -97,11 +113,9 @@ def deal_from_key(key: bytes, players: int, hand_size: int, dealer: int,
     Returns ``(hands, trump_card)``: ``hands[s]`` is seat ``s``'s cards as a
     mask; ``trump_card`` is the turned card, or ``-1`` when there is no trump.
     """
-    stream = bytearray(hashlib.shake_256(key).digest(416))
-    stream[7::8] = _CARD_BYTES
     dealt = players * hand_size
-    top = sorted(_UNPACK(stream))[:dealt + 1]
-    # The low byte of each sorted key is its card: pack them back and take every 8th byte.
+    top = _sorted_keys(key)[:dealt + 1]
+    # The card of each sorted key is its last byte: pack them back and take every 8th byte.
     deck = _PACK[len(top)](*top)[7::8]
     hands = [0] * players
     bit = _BIT.__getitem__

@@ -15,7 +15,7 @@ def documented_deal(seed, k, players, hand_size, dealer, trump):
     text = str(seed)
     key = hashlib.sha256(f"ohhell/deal/v1/{text}/{k}".encode("utf-8")).digest()
     stream = hashlib.shake_256(key).digest(416)
-    keys = [int.from_bytes(stream[8 * c:8 * c + 7] + bytes([c]), "big") for c in range(52)]
+    keys = [int.from_bytes(stream[8 * c:8 * c + 5] + bytes([c]), "big") for c in range(52)]
     deck = sorted(range(52), key=lambda c: keys[c])
     hands = [[] for _ in range(players)]
     for i, c in enumerate(deck[:players * hand_size]):

@@ -160,11 +160,13 @@ export async function commitment(seed, k) {
 /** The deal of one hand from its key: {hands: [[card names] per seat], trump: name or null}. */
 export function dealFromKey(key, players, handSize, dealer, trump) {
   const stream = shake256(key, 416);
-  // Card c's sort key: stream bytes 8c..8c+6, then the byte c (keys are distinct).
-  for (let c = 0; c < 52; c++) stream[8 * c + 7] = c;
-  const dv = new DataView(stream.buffer);
+  // Card c's sort key: stream bytes 8c..8c+4, then the byte c (keys are distinct).
   const keys = [];
-  for (let c = 0; c < 52; c++) keys.push(dv.getBigUint64(8 * c));
+  for (let c = 0; c < 52; c++) {
+    let k = 0n;
+    for (let i = 0; i < 5; i++) k = (k << 8n) | BigInt(stream[8 * c + i]);
+    keys.push((k << 8n) | BigInt(c));
+  }
   const deck = Array.from({ length: 52 }, (_, c) => c);
   deck.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
   const hands = Array.from({ length: players }, () => []);
