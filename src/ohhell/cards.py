@@ -32,7 +32,7 @@ from .errors import CardError, show
 __all__ = [
     "SUITS", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "CLUBS", "DIAMONDS", "HEARTS", "SPADES",
     "Card", "CARDS", "FULL_DECK", "SUIT_MASKS", "SUIT_SHIFT", "RANK_MASK",
-    "card_suit", "card_rank", "parse_card", "parse_cards", "cards_to_mask", "mask_to_cards",
+    "card_suit", "card_rank", "card_numbers", "parse_card", "parse_cards", "cards_to_mask", "mask_to_cards",
     "format_hand", "to_openspiel", "from_openspiel", "suit_of_text",
 ]
 
@@ -192,14 +192,19 @@ def cards_to_mask(cards: "Iterable[str | int]") -> int:
     return mask
 
 
-def mask_to_cards(mask: int) -> list[Card]:
-    """The cards of a hand mask, lowest first (clubs 2 ... spades ace)."""
+def card_numbers(mask: int) -> list[int]:
+    """The card numbers (plain ints) in a hand mask, lowest first."""
     out = []
     while mask:
         low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
+        out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def mask_to_cards(mask: int) -> list[Card]:
+    """The cards of a hand mask, lowest first (clubs 2 ... spades ace)."""
+    return [CARDS[c] for c in card_numbers(mask)]
 
 
 def format_hand(mask: int, *, pretty: bool = False) -> str:

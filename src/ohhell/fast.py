@@ -34,6 +34,8 @@ from __future__ import annotations
 import random as _random
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from .cards import card_numbers
+
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
     from .view import View
@@ -170,13 +172,7 @@ class HandState:
 
     def legal_cards(self) -> list[int]:
         """The cards ``to_act`` may play, lowest first."""
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return card_numbers(self.legal_mask())
 
     def play(self, card: int) -> "int | None":
         """Play ``card`` for ``to_act``; returns the trick's winner when it completes it."""

@@ -58,6 +58,8 @@ import math
 import random as _random
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
+from .cards import card_numbers
+
 if TYPE_CHECKING:  # pragma: no cover
     from .view import View
 
@@ -74,15 +76,6 @@ class Deal(NamedTuple):
 
     hands: tuple[int, ...]
     stock: int
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
@@ -226,7 +219,7 @@ class HandSampler:
         view = self.view
         hands = [0] * len(self.need)
         hands[view.seat] = view.hand_mask
-        pools = [_bits(m) for m in self._suit_cards]
+        pools = [card_numbers(m) for m in self._suit_cards]
         rem = self._counts
         for i, s in enumerate(self.constrained):
             k = self._pick(i, rem)
@@ -335,7 +328,7 @@ def card_win_chances(hand: int, trump: int, players: int, hand_size: int,
     # chance one opponent holds no trump at all
     p_opp_no_trump = (1 - per_opp) ** unseen_trumps if trump >= 0 else 1.0
     spare_trumps = 0.0
-    for c in _bits(hand):
+    for c in card_numbers(hand):
         s = c // 13
         suit = _SUIT_MASK[s]
         higher = suit & ~((2 << c) - 1)
