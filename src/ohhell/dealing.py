@@ -96,8 +96,11 @@ def _sorted_keys(key: bytes) -> list[float]:
     """
     stream = _SHAKE(key).digest(416)
     words = bytearray(_KEY_TEMPLATE)
-    for i in range(5):
-        words[2 + i::8] = stream[i::8]
+    words[2::8] = stream[0::8]
+    words[3::8] = stream[1::8]
+    words[4::8] = stream[2::8]
+    words[5::8] = stream[3::8]
+    words[6::8] = stream[4::8]
     return sorted(_UNPACK(words))
 
 
