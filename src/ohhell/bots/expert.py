@@ -40,6 +40,7 @@ from ..scoring import hand_score
 from ..view import View
 from .base import Bot, Budget, Decision
 from .heuristic import trick_distribution
+from .inference import PlayModel
 from .ismcts import search_bid, search_play
 from .policy import heuristic_playout, sure_tricks
 
@@ -92,7 +93,8 @@ class ExpertBot(Bot):
                  win_weight: float = 25.0, search: str = "ismcts", uct_c: float = 0.4,
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
-                 opponents: str = "heuristic", bid_factor: int = 6) -> None:
+                 opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
+                 exact: int = 0, play_slack: float = 1.0) -> None:
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
@@ -101,6 +103,9 @@ class ExpertBot(Bot):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         self.rollout = rollout
+        self.rivalry = float(rivalry)
+        self.exact = max(0, int(exact))
+        self.play_slack = float(play_slack)
         self.bid_search = bid_search
         self.bid_model = bid_model
         self.opponents = opponents
@@ -127,6 +132,8 @@ class ExpertBot(Bot):
         """The hand's score for this seat plus, late in the game, the value of winning."""
         me = view.seat
         u = float(scores[me])
+        if self.rivalry:
+            u -= self.rivalry * (sum(scores) - scores[me]) / (len(scores) - 1)
         if not self._late(view):
             return u
         finals = [t + s for t, s in zip(view.totals, scores)]
@@ -160,9 +167,14 @@ class ExpertBot(Bot):
     def _deals(self, view: View):
         sampler = HandSampler(view, self.rng)
         weighted = self.weighted and any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
+        plays = PlayModel(view, self.play_slack) if self.play_slack < 1.0 and view.phase == "play" else None
+        if plays is not None and not plays.events:
+            plays = None
         while True:
             d = sampler.sample()
             w = bid_likelihood(view, d.hands) if weighted else 1.0
+            if plays is not None:
+                w *= plays.likelihood(d.hands)
             yield d.hands, w
 
     def _play(self, view: View, legal, iters: int, deadline: float) -> Decision:
@@ -191,7 +203,7 @@ class ExpertBot(Bot):
         def reward(won):
             scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
             r = [x / norm for x in scores]
-            r[me] = self._utility(view, scores) / top
+            r[me] = (self._utility(view, scores) + self.rivalry * norm) / (top + self.rivalry * norm)
             return r
 
         def my_score(won):
@@ -200,7 +212,9 @@ class ExpertBot(Bot):
         stats = search_play(states, weights, me, reward, iterations=iters * self.sims_per_iteration,
                             deadline=deadline, gone0=gone0, scores_tricks=rules.missed_bid_scores_tricks,
                             rng=self.rng, c=self.uct_c, my_score=my_score,
-                            rollout=self.rollout, only=me if self.opponents == "random" else -1)
+                            rollout=self.rollout, only=me if self.opponents == "random" else -1,
+                            exact=self.exact, table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)]
+                                                     for s in range(n)])
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}
@@ -235,7 +249,8 @@ class ExpertBot(Bot):
                 for i in range(k):
                     st = base.copy()
                     st.play(cards[i])
-                    won = heuristic_playout(st, gone0, scores_tricks)
+                    won = (random_playout(st, self.rng.random) if self.rollout == "random"
+                           else heuristic_playout(st, gone0, scores_tricks))
                     scores = [hand_score(bids[s], won[s], h, rules) for s in range(view.players)]
                     tot_u[i] += w * self._utility(view, scores)
                     tot_s[i] += w * scores[me]
@@ -313,7 +328,7 @@ class ExpertBot(Bot):
         def reward(won, bids):
             scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
             r = [x / norm for x in scores]
-            r[me] = self._utility(view, scores) / top
+            r[me] = (self._utility(view, scores) + self.rivalry * norm) / (top + self.rivalry * norm)
             return r
 
         def my_score(won, bids):
@@ -323,7 +338,9 @@ class ExpertBot(Bot):
                          iterations=iters * self.sims_per_iteration * self.bid_factor, deadline=deadline, gone0=gone0,
                          scores_tricks=rules.missed_bid_scores_tricks, rng=self.rng, c=self.uct_c,
                          rollout=self.rollout, my_score=my_score,
-                         only=me if self.bid_model == "random" else -1)
+                         only=me if self.bid_model == "random" else -1, exact=self.exact,
+                         table_of=lambda bb: [[hand_score(bb[s], t, h, rules) for t in range(h + 1)]
+                                              for s in range(n)])
         best_b = max(res, key=lambda b: (res[b]["value"], res[b]["score"]))
         values = {BIDS[b]: res[b]["score"] for b in res}
         tr = res[best_b]["tricks"][:h + 1]

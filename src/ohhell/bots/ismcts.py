@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 
 from ..fast import HandState, random_playout
 from .policy import choose_card, heuristic_playout, mixed_playout
+from .solver import finish
 
 __all__ = ["search_play", "search_bid"]
 
@@ -40,7 +41,8 @@ class _Node:
 
 
 def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scores_tricks: bool,
-              rollout: str, rng: random.Random, only: int = -1) -> tuple[list[int], int]:
+              rollout: str, rng: random.Random, only: int = -1, exact: int = 0,
+              table=None, memo=None) -> tuple[list[int], int]:
     """One ISMCTS descent from ``node`` in deal ``st`` (consumed): select, expand one card,
     roll out.  Appends ``(node, seat)`` pairs to ``path``; returns tricks won and the first card."""
     log = math.log
@@ -119,6 +121,8 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
         return mixed_playout(st, only, gone0, scores_tricks, rng.random), first
     if rollout == "random":
         return random_playout(st, rng.random), first
+    if exact:
+        return finish(st, table, exact, gone0, scores_tricks, memo), first
     return heuristic_playout(st, gone0, scores_tricks), first
 
 
@@ -140,7 +144,8 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
                 reward: Callable[[list[int]], list[float]], *, iterations: int, deadline: float,
                 gone0: int, scores_tricks: bool, rng: random.Random, c: float = 0.75,
                 my_score: "Callable[[list[int]], float] | None" = None,
-                rollout: str = "heuristic", only: int = -1) -> dict[int, tuple[int, float, float]]:
+                rollout: str = "heuristic", only: int = -1, exact: int = 0,
+                table=None) -> dict[int, tuple[int, float, float]]:
     """Search from ``me``'s turn; returns ``{card: (visits, mean reward, mean score)}`` at the root.
 
     ``base_states[i]`` is the hand in sampled deal ``i`` (not modified),
@@ -148,6 +153,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
     reward in [0, 1]; ``my_score(won)`` to this seat's points (for reporting).
     """
     root = _Node()
+    memo: dict = {}
     root_score: dict[int, float] = {}
     pick = _picker(weights, rng)
     clock = time.perf_counter
@@ -158,7 +164,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
             break
         st = base_states[pick()].copy()
         path: list = []
-        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only)
+        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo)
         r = reward(won)
         for nd, p in path:
             nd.n += 1
@@ -177,7 +183,7 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
                *, iterations: int, deadline: float, gone0: int, scores_tricks: bool,
                rng: random.Random, c: float = 0.75, rollout: str = "heuristic",
                my_score: "Callable[[list[int], list], float] | None" = None,
-               only: int = -1) -> dict[int, dict]:
+               only: int = -1, exact: int = 0, table_of=None) -> dict[int, dict]:
     """ISMCTS from ``me``'s bid: the root chooses among ``bids``; ``start(deal, bid)`` gives the
     hand about to be played in sampled deal ``deal`` (the other seats' bids filled in);
     below it the tree of card play as in :func:`search_play`.
@@ -194,6 +200,7 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
     clock = time.perf_counter
     order = list(bids)
     subtrees: dict[tuple, _Node] = {}
+    tables: dict[tuple, tuple] = {}
     it = 0
     while it < iterations:
         it += 1
@@ -213,7 +220,10 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
         sub = subtrees.get(key)
         if sub is None:
             sub = subtrees[key] = _Node()
-        won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only)
+            if exact:
+                tables[key] = (table_of(bids_now), {})
+        table, memo = tables.get(key, (None, None))
+        won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo)
         r = reward(won, bids_now)
         for nd, p in path:
             nd.n += 1

@@ -268,11 +268,13 @@ def _spoil(legal: int, trick_len: int, led: int, best: int, trump: int, out: int
     return _low_of(legal, led, trump)
 
 
-def heuristic_playout(state: HandState, gone0: int = 0, scores_tricks: bool = False) -> list[int]:
+def heuristic_playout(state: HandState, gone0: int = 0, scores_tricks: bool = False,
+                      stop: int = 0) -> list[int]:
     """Finish ``state``'s hand with every seat playing :func:`choose_card`; returns tricks won.
 
     ``state.bids`` must be complete.  ``gone0`` is the turned trump card's
-    bit (public, out of play).  ``state`` is consumed.
+    bit (public, out of play).  ``state`` is consumed.  With ``stop``, play
+    stops at the first trick boundary with ``stop`` tricks left.
     """
     n = state.n
     hands = state.hands
@@ -285,6 +287,8 @@ def heuristic_playout(state: HandState, gone0: int = 0, scores_tricks: bool = Fa
         p = state.to_act
         hand = hands[p]
         tl = len(state.trick)
+        if not tl and state.tricks_left <= stop:
+            break
         if tl:
             led = state.led
             legal = hand & _SUIT[led]
