@@ -51,9 +51,115 @@ def _deal(pyspiel_game, rng):
     return state, dealer, hands, str(from_openspiel(trump))
 
 
+class _StockISMCTS:
+    """``pyspiel.ISMCTSBot`` as the target names it (C++, OpenSpiel's own resampler)."""
+
+    def __init__(self, pyspiel, rng, sims):
+        ev = pyspiel.RandomRolloutEvaluator(1, rng.randrange(2**31))
+        self.bot = pyspiel.ISMCTSBot(rng.randrange(2**31), ev, 3.0, sims, -1,
+                                     pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+
+    def step(self, state, view):
+        return self.bot.step(state)
+
+
+def _ismcts(pyspiel, rng, sims, kind="stock", game=None):
+    if kind == "fair":
+        return _FairISMCTS(game, rng.randrange(2**31), sims)
+    return _StockISMCTS(pyspiel, rng, sims)
+
+
+class _FairISMCTS:
+    """OpenSpiel's ISMCTS algorithm (its own Python implementation, the same settings) with a
+    fair resampler: every simulation draws the hidden cards with ``ohhell.sampling.HandSampler``
+    (uniform over the deals consistent with the seat's view), where OpenSpiel's ``oh_hell``
+    resampler only reshuffles the opponents' true cards among them."""
+
+    def __init__(self, game, seed: int, sims: int, fair: bool = True) -> None:
+        import numpy as np
+        self.fair = fair
+        from open_spiel.python.algorithms import ismcts, mcts
+        rs = np.random.RandomState(seed)
+        self.game = game
+        self.rng = random.Random(seed)
+        self.bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 3.0, sims, random_state=rs,
+                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+
+    def step(self, state, view):
+        from ohhell.cards import to_openspiel
+        from ohhell.sampling import HandSampler
+        if not self.fair:
+            return int(self.bot.step(state))
+        n = view.players
+        played = [0] * n
+        for t in view.tricks + ((view.trick,) if view.trick.cards else ()):
+            for i, c in enumerate(t.cards):
+                played[(t.leader + i) % n] |= 1 << c
+        sampler = HandSampler(view, self.rng)
+        prefix = state.history()[:2]
+        trump = to_openspiel(view.trump_card)
+        tail = state.history()[2 + n * TRICKS + 1:]
+        game = self.game
+
+        def resample(_state, _player):
+            d = sampler.sample()
+            st = game.new_initial_state()
+            for a in prefix:
+                st.apply_action(a)
+            cards = [sorted(c for c in range(52) if (d.hands[s] | played[s]) >> c & 1) for s in range(n)]
+            for i in range(n * TRICKS):
+                st.apply_action(to_openspiel(cards[i % n][i // n]))
+            st.apply_action(trump)
+            for a in tail:
+                st.apply_action(a)
+            return st
+
+        self.bot.set_resampler(resample)
+        return int(self.bot.step(state))
+
+
+def _leak(bot, game) -> None:
+    """Diagnostic only (``--leak``): let an expert draw its deals the way OpenSpiel's resampler
+    does, by reshuffling the opponents' true unplayed cards among them (respecting shown voids),
+    so that it knows what ISMCTS knows.  Never part of the bot."""
+    from ohhell.sampling import bid_likelihood
+
+    def deals(view):
+        me = view.seat
+        others = [s for s in range(view.players) if s != me]
+        pool = [c for s in others for c in range(52) if game._hands[s] >> c & 1]
+        need = [game._hands[s].bit_count() for s in others]
+        weighted = bot.weighted and any(b is not None for s, b in enumerate(view.bids) if s != me)
+        while True:
+            for _ in range(100):
+                bot.rng.shuffle(pool)
+                hands = [0] * view.players
+                pos = 0
+                ok = True
+                for s, k in zip(others, need):
+                    m = 0
+                    for c in pool[pos:pos + k]:
+                        m |= 1 << c
+                    pos += k
+                    if any(view.voids[s] >> u & 1 and m >> (13 * u) & 0x1FFF for u in range(4)):
+                        ok = False
+                    hands[s] = m
+                if ok:
+                    break
+            hands[me] = view.hand_mask
+            yield tuple(hands), (bid_likelihood(view, hands) if weighted else 1.0)
+
+    bot._deals = deals
+
+
 def _play(task):
-    """One deal, both seatings.  Returns per-seating scores and bids made."""
-    deal_no, seed, sims, expert_spec, reference = task
+    """One deal, both seatings.  Returns per-seating scores and bids made.
+
+    ``mode``: ``full`` (each side bids and plays), ``cards`` (every seat's bid
+    is ISMCTS's, made once per deal and kept for both seatings: only the card
+    play differs) or ``bids`` (each side bids, ISMCTS plays every card).
+    """
+    deal_no, seed, sims, expert_spec, reference, mode, ism_kind, leak = task
     pyspiel, game = _setup()
     from ohhell import Bid, Game, Rules
     from ohhell.actions import PLAYS
@@ -63,48 +169,83 @@ def _play(task):
     rng = random.Random(f"{seed}:{deal_no}")
     base_state, dealer, hands, trump = _deal(game, rng)
     rules = Rules.preset("openspiel", players=PLAYERS, tricks=TRICKS)
+    fixed_bids = None
+
+    def view_of(st):
+        g = Game.from_deal(rules, dealer=dealer, deal=hands, trump_card=trump)
+        for a in st.history()[2 + PLAYERS * TRICKS + 1:]:
+            g.apply(Bid(a - 52) if a >= 52 else PLAYS[from_openspiel(a)])
+        return g.view(st.current_player())
+
+    if mode == "cards":
+        st = base_state.clone()
+        fixed_bids = []
+        for _ in range(PLAYERS):
+            a = _ismcts(pyspiel, rng, sims, ism_kind, game).step(st, view_of(st))
+            fixed_bids.append(a)
+            st.apply_action(a)
     out = []
     seatings = [(0, 2), (1, 3)] if not reference else [(0,), (1,), (2,), (3,)]
     times = []
     for k, ours_seats in enumerate(seatings):
         state = base_state.clone()
+        preds = []
         ours = Game.from_deal(rules, dealer=dealer, deal=hands, trump_card=trump)
         bots = {}
         for p in range(PLAYERS):
             bseed = f"{seed}:{deal_no}:{k}:{p}"
-            if (p in ours_seats) != reference:
+            if (p in ours_seats) != reference and expert_spec in ("ismcts-fair", "ismcts-python"):
+                bots[p] = ("ismcts", _FairISMCTS(game, rng.randrange(2**31), sims, expert_spec == "ismcts-fair"))
+            elif (p in ours_seats) != reference:
                 bots[p] = ("ours", make_spec(expert_spec, seed=bseed))
+                if leak:
+                    _leak(bots[p][1], ours)
             elif reference:
                 bots[p] = ("random", random.Random(bseed))
             else:
-                ev = pyspiel.RandomRolloutEvaluator(1, rng.randrange(2**31))
-                bots[p] = ("ismcts", pyspiel.ISMCTSBot(rng.randrange(2**31), ev, 3.0, sims, -1,
-                                                       pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                                                       False, False))
+                bots[p] = ("ismcts", _ismcts(pyspiel, rng, sims, ism_kind, game))
+        players = ({p: ("ismcts", _ismcts(pyspiel, rng, sims, ism_kind, game)) for p in range(PLAYERS)}
+                   if mode == "bids" else bots)
+        nbid = 0
+        actions = []
         while not state.is_terminal():
             p = state.current_player()
             assert p == ours.to_act
-            kind, bot = bots[p]
+            bidding = ours.phase_name == "bid"
+            if bidding and fixed_bids is not None:
+                a = fixed_bids[nbid]
+                nbid += 1
+                state.apply_action(a)
+                ours.apply(Bid(a - 52))
+                actions.append(a - 52)
+                continue
+            kind, bot = bots[p] if bidding else players[p]
             if kind == "ours":
                 t0 = time.perf_counter()
-                action = bot.act(ours.view(p))
+                d = bot.decide(ours.view(p))
+                action = d.action
                 times.append(time.perf_counter() - t0)
+                if isinstance(action, Bid) and d.trick_probs is not None:
+                    preds.append({"seat": p, "bid": action.tricks, "probs": [round(x, 4) for x in d.trick_probs],
+                                  "values": {str(k.tricks): round(v, 3) for k, v in d.values.items()}})
                 a = 52 + action.tricks if isinstance(action, Bid) else to_openspiel(action.card)
             elif kind == "random":
                 a = bot.choice(state.legal_actions())
                 action = Bid(a - 52) if a >= 52 else PLAYS[from_openspiel(a)]
             else:
-                a = bot.step(state)
+                a = bot.step(state, ours.view(p))
                 action = Bid(a - 52) if a >= 52 else PLAYS[from_openspiel(a)]
             state.apply_action(a)
             ours.apply(action)
+            actions.append(str(action.card) if not isinstance(action, Bid) else action.tricks)
         returns = [int(r) for r in state.returns()]
         assert returns == list(ours.totals), (returns, ours.totals)
         hr = ours.past_hands[-1]
         out.append({"ours": list(ours_seats), "scores": returns, "bids": list(hr.bids),
                     "won": list(hr.tricks_won), "dealer": dealer,
-                    "made": [int(hr.bids[s] == hr.tricks_won[s]) for s in range(PLAYERS)]})
-    return {"deal": deal_no, "plays": out, "times": times}
+                    "made": [int(hr.bids[s] == hr.tricks_won[s]) for s in range(PLAYERS)],
+                    "predictions": preds, "actions": actions})
+    return {"deal": deal_no, "hands": hands, "trump": trump, "plays": out, "times": times, "mode": mode}
 
 
 def _ci(xs):
@@ -142,13 +283,27 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="os-bench")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sims", type=int, default=1000, help="ISMCTS simulations per decision")
-    ap.add_argument("--expert", default="expert", help="our bot spec (e.g. expert:iterations=100)")
+    ap.add_argument("--expert", default="expert", help="our bot spec (e.g. expert:iterations=100); 'ismcts-fair' puts the "
+                         "fair ISMCTS (see --ismcts) on our side, to measure what the stock resampler's leak is worth; "
+                         "'ismcts-python' the same Python ISMCTS with OpenSpiel's resampler (a check that it "
+                         "plays as well as the C++ bot)")
     ap.add_argument("--reference", action="store_true",
                     help="instead: ISMCTS in one seat against three random seats (each seat in turn)")
+    ap.add_argument("--mode", choices=["full", "cards", "bids"], default="full",
+                    help="full: each side bids and plays; cards: ISMCTS bids for every seat (the same in "
+                         "both seatings), the sides play the cards; bids: the sides bid, ISMCTS plays every card")
+    ap.add_argument("--ismcts", choices=["stock", "fair"], default="stock",
+                    help="stock: pyspiel.ISMCTSBot with OpenSpiel's oh_hell resampler (the target; that "
+                         "resampler deals the opponents only their true cards, reshuffled among them); fair: "
+                         "the same algorithm (OpenSpiel's Python ISMCTS) drawing the hidden cards from "
+                         "ohhell's exact sampler")
+    ap.add_argument("--leak", action="store_true",
+                    help="diagnostic: our expert draws its deals as OpenSpiel's resampler does (the "
+                         "opponents' true cards reshuffled), to measure what that information is worth")
     ap.add_argument("--log", default=None, help="append each deal's result here (JSON lines)")
     ap.add_argument("--json", default=None, help="write the summary here")
     args = ap.parse_args(argv)
-    tasks = [(i, args.seed, args.sims, args.expert, args.reference) for i in range(args.deals)]
+    tasks = [(i, args.seed, args.sims, args.expert, args.reference, args.mode, args.ismcts, args.leak) for i in range(args.deals)]
     results = []
     start = time.perf_counter()
     log = open(args.log, "a", encoding="utf-8") if args.log else None
@@ -165,7 +320,7 @@ def main(argv=None) -> int:
                       f"theirs {s['theirs_per_hand']:.2f} margin {s['margin_per_hand']:+.2f} "
                       f"± {s['margin_ci95']:.2f}", file=sys.stderr, flush=True)
     s = summarize(results, args.reference)
-    s.update({"seconds": time.perf_counter() - start, "sims": args.sims, "expert": args.expert,
+    s.update({"seconds": time.perf_counter() - start, "sims": args.sims, "expert": args.expert, "mode": args.mode, "ismcts": args.ismcts, "leak": args.leak,
               "seed": args.seed})
     print(json.dumps(s, indent=2))
     if args.json:
