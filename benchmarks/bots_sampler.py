@@ -5,7 +5,11 @@ Random play of OpenSpiel's ``oh_hell`` (4 players, 5 tricks by default) mirrored
 where some seat has shown a void, both samplers draw the hidden hands for the seat to act:
 OpenSpiel's ``State.resample_from_infostate`` and our ``ohhell.sampling.HandSampler``.  A sample
 is *broken* when it gives some seat a card of a suit that seat has shown void in.  Also reports
-the time per sample.
+the time per sample, and how often a sample gives the other seats, together, exactly the cards
+they really hold (``true_cards``): OpenSpiel's resampler does so every time, since it only
+reshuffles the others' real cards among them and never deals them a card from the stock, so a
+bot searching on its samples knows which cards are in play (with 4 players and 5 tricks the
+others hold 15 of the 32 cards the seat cannot see).  A fair sampler draws from all 32.
 
     python benchmarks/bots_sampler.py --positions 2000
 
@@ -21,6 +25,13 @@ import sys
 import time
 
 _SUIT = [0x1FFF << (13 * s) for s in range(4)]
+
+
+def _union(hands, seats) -> int:
+    m = 0
+    for s in seats:
+        m |= hands[s]
+    return m
 
 
 def main(argv=None) -> int:
@@ -43,7 +54,7 @@ def main(argv=None) -> int:
     rng = random.Random(args.seed)
     sampler_rng = random.Random(args.seed + 1)
     prob = random.Random(args.seed + 2).random
-    stats = {"openspiel": [0, 0, 0.0], "ohhell": [0, 0, 0.0]}   # samples, broken, seconds
+    stats = {"openspiel": [0, 0, 0.0, 0], "ohhell": [0, 0, 0.0, 0]}   # samples, broken, seconds, true cards
     positions = 0
     while positions < args.positions:
         state = game.new_initial_state()
@@ -75,6 +86,11 @@ def main(argv=None) -> int:
                     # cards still held = dealt minus played (the same plays in both worlds)
                     for s in range(n):
                         masks[s] &= ~v.played_mask
+                    others = [s for s in range(n) if s != p]
+                    true = 0
+                    for s in others:
+                        true |= ours.hand_mask(s)
+                    stats["openspiel"][3] += _union(masks, others) == true
                     stats["openspiel"][0] += 1
                     stats["openspiel"][1] += any(v.voids[s] >> u & 1 and masks[s] & _SUIT[u]
                                                  for s in range(n) if s != p for u in range(4))
@@ -82,12 +98,14 @@ def main(argv=None) -> int:
                     d = HandSampler(v, sampler_rng).sample()
                     stats["ohhell"][2] += time.perf_counter() - t
                     stats["ohhell"][0] += 1
+                    stats["ohhell"][3] += _union(d.hands, others) == true
                     stats["ohhell"][1] += any(v.voids[s] >> u & 1 and d.hands[s] & _SUIT[u]
                                               for s in range(n) if s != p for u in range(4))
             a = rng.choice(state.legal_actions())
             state.apply_action(a)
             ours.apply(Bid(a - 52) if a >= 52 else PLAYS[from_openspiel(a)])
-    out = {k: {"samples": v[0], "broken": v[1], "broken_share": v[1] / v[0], "us_per_sample": 1e6 * v[2] / v[0]}
+    out = {k: {"samples": v[0], "broken": v[1], "broken_share": v[1] / v[0], "us_per_sample": 1e6 * v[2] / v[0],
+               "true_cards": v[3], "true_cards_share": v[3] / v[0]}
            for k, v in stats.items()}
     out.update({"players": n, "tricks": h, "positions": positions})
     print(json.dumps(out, indent=2))
