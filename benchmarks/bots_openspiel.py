@@ -35,16 +35,18 @@ def _setup():
     return pyspiel, pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
 
 
-def _deal(pyspiel_game, rng):
+def _deal(pyspiel_game, rng, players: int = PLAYERS, tricks: int = TRICKS):
+    """A random deal of OpenSpiel's game: its state after the chance events, the dealer, the
+    hands (ohhell card names by seat) and the turned trump card."""
     from ohhell.cards import from_openspiel
     state = pyspiel_game.new_initial_state()
-    state.apply_action(TRICKS)
-    dealer = rng.randrange(PLAYERS)
+    state.apply_action(tricks)
+    dealer = rng.randrange(players)
     state.apply_action(dealer)
-    hands = [[] for _ in range(PLAYERS)]
-    for i in range(PLAYERS * TRICKS):
+    hands = [[] for _ in range(players)]
+    for i in range(players * tricks):
         card = rng.choice([a for a, _ in state.chance_outcomes()])
-        hands[i % PLAYERS].append(str(from_openspiel(card)))
+        hands[i % players].append(str(from_openspiel(card)))
         state.apply_action(card)
     trump = rng.choice([a for a, _ in state.chance_outcomes()])
     state.apply_action(trump)

@@ -48,6 +48,7 @@ def main(argv=None) -> int:
     from ohhell.actions import PLAYS
     from ohhell.cards import from_openspiel
     from ohhell.sampling import HandSampler
+    from bots_openspiel import _deal
 
     n, h = args.players, args.tricks
     game = pyspiel.load_game("oh_hell", {"players": n, "num_tricks_fixed": h})
@@ -57,19 +58,9 @@ def main(argv=None) -> int:
     stats = {"openspiel": [0, 0, 0.0, 0], "ohhell": [0, 0, 0.0, 0]}   # samples, broken, seconds, true cards
     positions = 0
     while positions < args.positions:
-        state = game.new_initial_state()
-        state.apply_action(h)
-        dealer = rng.randrange(n)
-        state.apply_action(dealer)
-        hands = [[] for _ in range(n)]
-        for i in range(n * h):
-            card = rng.choice([a for a, _ in state.chance_outcomes()])
-            hands[i % n].append(str(from_openspiel(card)))
-            state.apply_action(card)
-        trump = rng.choice([a for a, _ in state.chance_outcomes()])
-        state.apply_action(trump)
+        state, dealer, hands, trump = _deal(game, rng, n, h)
         ours = Game.from_deal(Rules.preset("openspiel", players=n, tricks=h), dealer=dealer, deal=hands,
-                              trump_card=str(from_openspiel(trump)))
+                              trump_card=trump)
         while not state.is_terminal():
             p = state.current_player()
             if ours.phase_name == "play" and rng.random() < 0.3:

@@ -63,6 +63,27 @@ def _dist_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "list[int]"
     return best
 
 
+def _bidding(view: View, legal, spread: float):
+    """What both bid searches start from: the seats still to bid after this one (in order),
+    whether a hooked dealer is among them, the seat that leads, the candidate bids (legal
+    bids within ``spread`` of the closed-form trick estimate, plus the sure tricks) and that
+    estimate."""
+    n = view.players
+    me = view.seat
+    h = view.hand_size
+    trump = -1 if view.trump is None else view.trump
+    tc = -1 if view.trump_card is None else int(view.trump_card)
+    order = [(view.dealer + 1 + i) % n for i in range(n)]
+    pending = [s for s in order if s != me and view.bids[s] is None]
+    hook_dealer = view.rules.hook and view.dealer != me and view.dealer in pending
+    legal_bids = [a.tricks for a in legal]
+    dist0 = trick_distribution([p for _, p in card_win_chances(view.hand_mask, trump, n, h, tc)])
+    mean0 = sum(t * p for t, p in enumerate(dist0))
+    sure = sure_tricks(view.hand_mask, trump, tc)
+    cands = sorted({b for b in legal_bids if abs(b - mean0) <= spread or b == sure}) or legal_bids[:]
+    return pending, hook_dealer, order[0], cands, mean0
+
+
 class ExpertBot(Bot):
     """Search: ISMCTS over bid-weighted sampled deals with heuristic rollouts, score-aware late.
 
@@ -282,16 +303,8 @@ class ExpertBot(Bot):
         trump = -1 if view.trump is None else view.trump
         tc = -1 if view.trump_card is None else int(view.trump_card)
         gone0 = 1 << tc if tc >= 0 else 0
-        order = [(view.dealer + 1 + i) % n for i in range(n)]
-        pending = [s for s in order if s != me and view.bids[s] is None]
-        hook_dealer = rules.hook and view.dealer != me and view.dealer in pending
-        leader = order[0]
+        pending, hook_dealer, leader, cands, _ = _bidding(view, legal, 2.6)
         all_bids = list(range(h + 1))
-        legal_bids = [a.tricks for a in legal]
-        dist0 = trick_distribution([p for _, p in card_win_chances(view.hand_mask, trump, n, h, tc)])
-        mean0 = sum(t * p for t, p in enumerate(dist0))
-        sure = sure_tricks(view.hand_mask, trump, tc)
-        cands = [b for b in legal_bids if abs(b - mean0) <= 2.6 or b == sure] or legal_bids
         pool = max(8, min(self.pool, iters))
         deals, weights = [], []
         for hands, w in self._deals(view):
@@ -372,18 +385,9 @@ class ExpertBot(Bot):
             return Decision(legal[0], {legal[0]: 0.0}, note="the only legal bid")
         if self.bid_search == "ismcts":
             return self._bid_tree(view, legal, iters, deadline)
-        # Bid order from the dealer's left; the seats after us still to bid.
-        order = [(view.dealer + 1 + i) % n for i in range(n)]
-        pending = [s for s in order if s != me and view.bids[s] is None]
-        hook_dealer = rules.hook and view.dealer != me and view.dealer in pending
-        leader = order[0]
-        # Candidate bids: near the closed-form estimate first, widened by what the rollouts show.
-        dist0 = trick_distribution([p for _, p in card_win_chances(view.hand_mask, trump, n, h, tc)])
-        mean0 = sum(t * p for t, p in enumerate(dist0))
-        sure = sure_tricks(view.hand_mask, trump, tc)
-        cands = sorted({b for b in legal_bids if abs(b - mean0) <= 1.6 or b == sure})
-        if not cands:
-            cands = legal_bids[:]
+        # The seats after us still to bid; candidate bids near the closed-form estimate
+        # first, widened below by what the rollouts show.
+        pending, hook_dealer, leader, cands, mean0 = _bidding(view, legal, 1.6)
         tricks = {b: [0.0] * (h + 1) for b in legal_bids}
         util = {b: 0.0 for b in legal_bids}
         score = {b: 0.0 for b in legal_bids}
