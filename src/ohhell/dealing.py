@@ -47,11 +47,14 @@ __all__ = ["seed_text", "hand_key", "commitment", "shuffled_deck", "deal_from_ke
            "first_dealer", "dealer_from_key", "random_hand_key", "verify_commitment"]
 
 _SHAKE = hashlib.shake_256
-_UNPACK = struct.Struct(">52d").unpack
+_UNPACK = struct.Struct(">52d2x").unpack   # 52 keys, then 2 stream bytes not used
 _PACK = [struct.Struct(f">{k}d").pack for k in range(53)]
 _BIT = tuple(1 << c for c in range(52))
 # Per card, 8 bytes: 3F F0 (a double in [1, 2)), 5 stream bytes (filled in), the card number.
-_KEY_TEMPLATE = bytes(b for c in range(52) for b in (0x3F, 0xF0, 0, 0, 0, 0, 0, c))
+_HEAD = b"\x3f\xf0"
+_BYTE_3F = b"\x3f" * 53
+_BYTE_F0 = b"\xf0" * 53
+_CARD_BYTES = bytes(range(52))
 
 
 def seed_text(seed: "int | str") -> str:
@@ -93,14 +96,17 @@ def _sorted_keys(key: bytes) -> list[float]:
     exactly as their low 48 bits do, so sorting them is sorting the keys, and
     CPython sorts floats much faster than 64-bit ints.  The card is the
     low byte of each key's bit pattern.
+
+    The layout is made in place: with two bytes put before the stream, card
+    ``c``'s 8-byte word starts at stream byte ``8c - 2``, so its bytes 2..6
+    are stream bytes ``8c .. 8c+4`` already; bytes 0, 1 and 7 (stream bytes
+    the algorithm does not use) are overwritten with ``3F F0`` and ``c``.
     """
-    stream = _SHAKE(key).digest(416)
-    words = bytearray(_KEY_TEMPLATE)
-    words[2::8] = stream[0::8]
-    words[3::8] = stream[1::8]
-    words[4::8] = stream[2::8]
-    words[5::8] = stream[3::8]
-    words[6::8] = stream[4::8]
+    words = bytearray(_HEAD)
+    words += _SHAKE(key).digest(416)
+    words[0::8] = _BYTE_3F
+    words[1::8] = _BYTE_F0
+    words[7::8] = _CARD_BYTES
     return sorted(_UNPACK(words))
 
 
