@@ -11,6 +11,7 @@ the seats swapped.  The margin of a deal is the expert seats' mean score
 minus the ISMCTS seats' mean score over both plays.
 
     python benchmarks/bots_openspiel.py --deals 500 --jobs 2 --json results.json
+    python benchmarks/bots_openspiel.py --deals 500 --log run.jsonl --resume   # go on with a run
     python benchmarks/bots_openspiel.py --reference --deals 200   # ISMCTS vs 3 random seats
 
 Needs the ``bench`` extra (open-spiel).
@@ -303,27 +304,47 @@ def main(argv=None) -> int:
                     help="diagnostic: our expert draws its deals as OpenSpiel's resampler does (the "
                          "opponents' true cards reshuffled), to measure what that information is worth")
     ap.add_argument("--log", default=None, help="append each deal's result here (JSON lines)")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --log: keep the deals already in the log (played with the same options), "
+                         "play only the missing ones, and summarize all (so --deals 500 extends a run of 300)")
     ap.add_argument("--json", default=None, help="write the summary here")
     args = ap.parse_args(argv)
-    tasks = [(i, args.seed, args.sims, args.expert, args.reference, args.mode, args.ismcts, args.leak) for i in range(args.deals)]
+    config = {"seed": args.seed, "sims": args.sims, "expert": args.expert, "reference": args.reference,
+              "mode": args.mode, "ismcts": args.ismcts, "leak": args.leak}
     results = []
+    if args.resume:
+        if not args.log:
+            ap.error("--resume needs --log")
+        try:
+            with open(args.log, encoding="utf-8") as f:
+                for line_no, line in enumerate(f, 1):
+                    r = json.loads(line)
+                    if r.get("config", config) != config:
+                        ap.error(f"{args.log} line {line_no} was played with other options: {r['config']}")
+                    if r["deal"] < args.deals:
+                        results.append(r)
+        except FileNotFoundError:
+            pass
+    done = {r["deal"] for r in results}
+    tasks = [(i, args.seed, args.sims, args.expert, args.reference, args.mode, args.ismcts, args.leak)
+             for i in range(args.deals) if i not in done]
     start = time.perf_counter()
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     with mp.get_context("fork").Pool(args.jobs) as pool:
         for r in pool.imap_unordered(_play, tasks):
+            r["config"] = config
             results.append(r)
             if log:
                 log.write(json.dumps(r) + "\n")
                 log.flush()
-            if len(results) % 10 == 0 or len(results) == len(tasks):
+            if len(results) % 10 == 0 or len(results) == args.deals:
                 s = summarize(results, args.reference)
                 el = time.perf_counter() - start
-                print(f"{len(results)}/{len(tasks)} deals, {el:.0f}s: ours {s['ours_per_hand']:.2f} "
+                print(f"{len(results)}/{args.deals} deals, {el:.0f}s: ours {s['ours_per_hand']:.2f} "
                       f"theirs {s['theirs_per_hand']:.2f} margin {s['margin_per_hand']:+.2f} "
                       f"± {s['margin_ci95']:.2f}", file=sys.stderr, flush=True)
     s = summarize(results, args.reference)
-    s.update({"seconds": time.perf_counter() - start, "sims": args.sims, "expert": args.expert, "mode": args.mode, "ismcts": args.ismcts, "leak": args.leak,
-              "seed": args.seed})
+    s.update({"seconds": time.perf_counter() - start, **config})
     print(json.dumps(s, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
