@@ -418,3 +418,68 @@ def test_serve_command_help_and_bad_arguments():
     out = subprocess.run([sys.executable, "-m", "ohhell.cli", "serve", "--bot-delay", "-1"], capture_output=True,
                          text=True)
     assert out.returncode == 2 and "--bot-delay" in out.stderr
+
+
+class _CardNotHeldBot(ohhell.bots.Bot):
+    """A broken bot: bids 0, then always plays a card its seat does not hold."""
+
+    name = "card-not-held"
+
+    def __init__(self, seed=None):
+        pass
+
+    def decide(self, view, budget=None):
+        if view.phase == "bid":
+            return ohhell.bots.Decision(view.legal_actions()[-1])
+        held = {a.card for a in view.legal_actions()} | set(view.hand)
+        other = next(c for c in ohhell.cards.CARDS if c not in held)
+        return ohhell.bots.Decision(ohhell.Play(other))
+
+
+def test_an_illegal_bot_answer_never_reaches_the_log_and_the_game_goes_on(tmp_path, caplog):
+    db = str(tmp_path / "tables.sqlite3")
+    ohhell.bots.register("card-not-held", _CardNotHeldBot)
+    try:
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "card-not-held"}] * 2
+
+        async def play(srv, t):
+            async with Client(srv.ws_url, t["id"]) as ann:
+                await ann.join(0, "Ann")
+                await play_out([ann], first_legal)
+
+        with ThreadServer(db) as srv:
+            t = srv.create({"players": 3, "hand_sizes": [2, 1]}, seats)
+            asyncio.run(play(srv, t))
+            rec = srv.record(t["id"])
+        assert ohhell.Game.from_record(rec).is_over
+        assert "answered" in caplog.text and "playing a random legal action" in caplog.text
+        # every logged action replays, so a restart loads the table
+        with ThreadServer(db) as srv:
+            assert srv.record(t["id"]) == rec
+    finally:
+        ohhell.bots._REGISTRY.pop("card-not-held", None)
+
+
+def test_one_damaged_table_does_not_keep_the_server_or_other_tables_down(tmp_path):
+    import sqlite3
+    db = str(tmp_path / "tables.sqlite3")
+    seats = [{"kind": "open"}] * 3
+    with ThreadServer(db) as srv:
+        good = srv.create({"players": 3}, seats)
+        bad = srv.create({"players": 3}, seats)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE ohhell_events SET data = '{\"broken\": true}' WHERE table_id = ? AND kind = 'create'",
+                (bad["id"],))
+    con.commit()
+    con.close()
+    with ThreadServer(db) as srv:
+        assert good["id"] in srv.manager.tables and bad["id"] not in srv.manager.tables
+        assert httpx.get(f"{srv.base}/api/tables/{good['id']}").status_code == 200
+
+
+def test_deeply_nested_json_is_a_bad_request_not_a_crash():
+    with ThreadServer() as srv:
+        for body in (b"[" * 5000 + b"]" * 5000, b"[" * 4000, b'{"rules": ' * 1500):
+            r = httpx.post(srv.base + "/api/tables", content=body)
+            assert r.status_code == 400 and r.json()["error"] == "bad_json"
+        assert httpx.get(srv.base + "/api/tables").status_code == 200

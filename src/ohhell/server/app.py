@@ -142,12 +142,15 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                 limiter = creators[ip] = RateLimiter(rate=create_limit / 60.0, burst=create_limit)
             if not limiter.allow():
                 return _error(429, "slow_down", "too many tables created from here; wait a minute")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:   # refused before it is read
+            return _error(413, "too_large", f"the request is over {MAX_BODY} bytes")
         body = await request.body()
         if len(body) > MAX_BODY:
             return _error(413, "too_large", f"the request is over {MAX_BODY} bytes")
         try:
             data = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested too deep
             return _error(400, "bad_json", "send the table as a JSON object")
         try:
             config = parse_table_config(data)

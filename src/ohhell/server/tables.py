@@ -681,6 +681,15 @@ class Table:
                     if self.bot_tasks.get(seat) is me:
                         del self.bot_tasks[seat]
                     try:
+                        # Checked before it is logged, as a person's action is: a bot
+                        # (a registered one too) that answers nonsense must not reach
+                        # the log, which is replayed on every restart.
+                        game.check(parse_action(action), seat=seat)
+                    except OhHellError as e:
+                        log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
+                                  "action", name, self.id, seat, action, e)
+                        action = manager.fallback(seed, game.view(seat))
+                    try:
                         await self._commit("act", {"game": game_no, "seat": seat, "action": action})
                     except TableError:
                         await asyncio.sleep(1.0)
@@ -807,10 +816,17 @@ class TableManager:
         if await self.store.get_meta("listing") != "complete":
             await self._backfill_listing()
         ids = await self.store.active_tables(time.time() - self.resume_window)
+        loaded = 0
         for tid in ids:
-            await self.get(tid)
+            try:
+                await self.get(tid)
+            except (StoreError, OhHellError, ValueError, KeyError, TypeError, AssertionError):
+                # One damaged table must not keep the server (and every other table) down.
+                log.exception("table %s could not be loaded; left out", tid)
+            else:
+                loaded += 1
         self._sweeper = asyncio.create_task(self._sweep())
-        return len(ids)
+        return loaded
 
     async def _backfill_listing(self) -> None:
         """Write the lobby row of every table (a database from before the list was kept)."""
