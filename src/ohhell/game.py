@@ -63,12 +63,6 @@ _new_trick = tuple.__new__   # builds a NamedTuple without its Python-level __ne
 _DEFAULT_NAMES = tuple(tuple(f"Seat {s}" for s in range(n)) for n in range(8))
 
 
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The :class:`Play` actions of every card in a hand mask, clubs 2 first."""
-    return (_P0[mask & 8191] + _P1[(mask >> 13) & 8191] + _P2[(mask >> 26) & 8191]
-            + _P3[mask >> 39])
-
-
 class Trick(NamedTuple):
     """A trick: who led, the cards in play order, and who won (``None`` while open)."""
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from .errors import RulesError, show
 
-__all__ = ["Rules", "PRESETS", "MAX_HAND_SIZE", "SCHEDULES", "NO_TRUMP_OPTIONS", "schedule_sizes"]
+__all__ = ["Rules", "PRESETS", "MAX_HAND_SIZE", "SCHEDULES", "NO_TRUMP_OPTIONS", "FLAGS", "schedule_sizes"]
 
 #: M, the number of hands of the standard game and the most cards per player (RULES.md §2).
 MAX_HAND_SIZE = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -26,8 +26,9 @@ NO_TRUMP_OPTIONS = ("last", "largest", "never")
 
 _FIELDS = ("players", "schedule", "hand_sizes", "no_trump", "hook", "simultaneous_bidding",
            "must_trump", "missed_bid_scores_tricks", "zero_bid_scores_hand_size")
-_FLAGS = ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
-          "zero_bid_scores_hand_size")
+#: The rules fields that are on/off switches (the CLI's flags, the OpenSpiel bridge's booleans).
+FLAGS = ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
+         "zero_bid_scores_hand_size")
 
 
 def schedule_sizes(schedule: str, players: int) -> tuple[int, ...]:
@@ -242,7 +243,7 @@ class Rules:
 
     def describe(self) -> str:
         """One line for people: players, schedule and the variants that are on."""
-        on = [f.replace("_", " ") for f in _FLAGS if getattr(self, f)]
+        on = [f.replace("_", " ") for f in FLAGS if getattr(self, f)]
         sizes = ",".join(map(str, self.hand_sizes))
         text = f"{self.players} players, {self.schedule} ({sizes}), no trump: {self.no_trump}"
         return text + ("; " + ", ".join(on) if on else "")

@@ -81,7 +81,7 @@ def render_view(view: "View", *, pretty: bool = True) -> str:
     rows = []
     for r in view.bid_table():
         rows.append([("*" if view.to_act == r["seat"] else " ") + r["name"] + (" (D)" if r["dealer"] else ""),
-                     "-" if r["bid"] is None else ("?" if False else str(r["bid"])), str(r["won"]), r["status"],
+                     "-" if r["bid"] is None else str(r["bid"]), str(r["won"]), r["status"],
                      str(r["total"])])
     lines.append(_table(["player", "bid", "won", "status", "total"], rows))
     t = view.trick

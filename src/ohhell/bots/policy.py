@@ -35,7 +35,6 @@ _FULL = (1 << 52) - 1
 _SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 # _ABOVE[c]: the cards of c's suit ranked above c
 _ABOVE = tuple(_SUIT[c // 13] & ~((2 << c) - 1) for c in range(52))
-_BELOW = tuple(_SUIT[c // 13] & ((1 << c) - 1) for c in range(52))
 
 
 def _low(m: int) -> int:

@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 
 from ..errors import RulesError
+from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
            "name_list", "bot_list"]
-
-_FLAGS = ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
-          "zero_bid_scores_hand_size")
 
 
 class UsageError(Exception):
@@ -48,16 +46,12 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     :raises RulesError: when they make no sense.
     """
     fields: dict = {}
-    players = args.players if args.players is not None else None
-    if players is not None:
-        fields["players"] = players
+    if args.players is not None:
+        fields["players"] = args.players
     if args.schedule is not None:
         fields["schedule"] = args.schedule
     if args.hand_sizes is not None:
         fields["hand_sizes"] = args.hand_sizes
-        fields.setdefault("schedule", "custom" if args.schedule is None else args.schedule)
-        if args.schedule is None:
-            fields.pop("schedule")
     if args.no_trump is not None:
         fields["no_trump"] = args.no_trump
     for f in _FLAGS:

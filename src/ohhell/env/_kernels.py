@@ -54,14 +54,12 @@ R_WIDTH = 8
 BID, PLAY, OVER = 0, 1, 2
 DEAL_KERNEL, DEAL_GIVEN = 0, 1
 
-# Popcount and lowest set bit of 13-bit suit masks.
+# Popcount of 13-bit suit masks.
 POP13 = np.zeros(8192, dtype=np.int64)
-LOW13 = np.full(8192, -1, dtype=np.int64)
 # SEL13[m * 16 + k]: the rank of the k-th lowest card of suit mask m.
 SEL13 = np.full(8192 * 16, -1, dtype=np.int8)
 for _m in range(1, 8192):
     POP13[_m] = POP13[_m >> 1] + (_m & 1)
-    LOW13[_m] = (_m & -_m).bit_length() - 1
     _r = [b for b in range(13) if _m >> b & 1]
     for _k, _b in enumerate(_r):
         SEL13[_m * 16 + _k] = _b

@@ -51,7 +51,7 @@ import pyspiel
 from ..actions import action_from_id
 from ..cards import CARDS, mask_to_cards
 from ..game import Game, HandRecord
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..sampling import HandSampler
 from ..view import View
 from .aec import standing_rewards
@@ -103,8 +103,7 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     p = dict(_DEFAULTS)
     p.update(params)
     fields: dict[str, Any] = {"players": int(p["players"]), "no_trump": p["no_trump"]}
-    for flag in ("hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
-                 "zero_bid_scores_hand_size"):
+    for flag in FLAGS:
         fields[flag] = bool(p[flag])
     if p["schedule"]:
         fields["schedule"] = p["schedule"]

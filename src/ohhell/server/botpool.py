@@ -57,11 +57,6 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="ohhell-parent-watch").start()
 
 
-def _warm() -> int:
-    from .. import bots  # noqa: F401  (import the bots once per worker)
-    return os.getpid()
-
-
 class BotPool:
     """Runs bot decisions in a pool of processes (``kind="process"``) or threads.
 
@@ -85,11 +80,6 @@ class BotPool:
                 self._executor = concurrent.futures.ThreadPoolExecutor(self.workers,
                                                                        thread_name_prefix="ohhell-bot")
         return self._executor
-
-    async def start(self) -> None:
-        """Start the workers now (rather than on the first decision)."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._pool(), _warm) for _ in range(self.workers)))
 
     async def decide(self, name: str, seed: str, view: View) -> Any:
         """The action bot ``name`` takes in ``view`` (see :func:`decide`)."""

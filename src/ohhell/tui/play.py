@@ -436,7 +436,7 @@ class PlayScreen(Screen):
         t.add_column("won", justify="right")
         t.add_column("score", justify="right")
         t.add_column("total", justify="right")
-        totals = g.totals if g.is_over or g.hand_index > hr.index else g.totals
+        totals = g.totals
         for s in range(g.players):
             ok = hr.bids[s] == hr.tricks_won[s]
             t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), str(hr.bids[s]),
@@ -589,7 +589,7 @@ class PlayScreen(Screen):
 
     def _last_trick_panel(self, v: View) -> Text:
         trick = None
-        if len(v.tricks) >= (1 if not v.trick.cards else 1):
+        if v.tricks:
             # the trick before the one on the table
             if v.trick.cards and v.tricks:
                 trick = v.tricks[-1]
