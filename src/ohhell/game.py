@@ -35,7 +35,7 @@ from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
 from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, Card, mask_to_cards, parse_card
 from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
-from .scoring import hand_scores
+from .scoring import hand_scores, winners
 
 __all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES"]
 
@@ -660,10 +660,7 @@ class Game:
     @property
     def winners(self) -> list[int]:
         """The seats with the highest total once the game is over (ties share), else ``[]``."""
-        if self.phase != OVER:
-            return []
-        best = max(self._totals)
-        return [s for s, t in enumerate(self._totals) if t == best]
+        return winners(self._totals) if self.phase == OVER else []
 
     @property
     def action_count(self) -> int:

@@ -47,7 +47,7 @@ from .cards import Card, parse_card
 from .errors import CardError, OhHellError, RecordError, RulesError
 from .records import parse_record
 from .rules import Rules
-from .scoring import hand_score, winners as _winners
+from .scoring import hand_score, standings, winners as _winners
 
 __all__ = ["ScoreSheet", "HandPlan", "EntryError", "FORMAT", "VERSION", "atomic_write_text",
            "parse_count"]
@@ -609,13 +609,7 @@ class ScoreSheet:
 
     def standings(self) -> list[tuple[int, int, int]]:
         """``(place, seat, total)`` best first; tied players share a place."""
-        totals = self.totals
-        ranked = sorted(range(self.players), key=lambda s: (-totals[s], s))
-        out = []
-        for i, s in enumerate(ranked):
-            place = out[-1][0] if out and totals[out[-1][1]] == totals[s] else i + 1
-            out.append((place, s, totals[s]))
-        return out
+        return standings(self.totals)
 
     def bid_table(self, hand: "int | None" = None) -> list[dict]:
         """The bid table of a hand: one dict per seat, as :meth:`ohhell.View.bid_table`.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .rules import Rules
 
-__all__ = ["hand_score", "hand_scores", "winners", "MADE_BID_BONUS"]
+__all__ = ["hand_score", "hand_scores", "winners", "standings", "MADE_BID_BONUS"]
 
 MADE_BID_BONUS = 10
 
@@ -41,3 +41,17 @@ def winners(totals) -> list[int]:
     """The seats with the highest total (ties share the win)."""
     best = max(totals)
     return [s for s, t in enumerate(totals) if t == best]
+
+
+def standings(totals) -> list[tuple[int, int, int]]:
+    """``(place, seat, total)`` best first; tied players share a place.
+
+    >>> standings([21, 20, 21])
+    [(1, 0, 21), (1, 2, 21), (3, 1, 20)]
+    """
+    ranked = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    out: list[tuple[int, int, int]] = []
+    for i, s in enumerate(ranked):
+        place = out[-1][0] if out and totals[out[-1][1]] == totals[s] else i + 1
+        out.append((place, s, totals[s]))
+    return out

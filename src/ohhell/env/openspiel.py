@@ -53,6 +53,7 @@ from ..cards import CARDS, mask_to_cards
 from ..game import Game, HandRecord
 from ..rules import FLAGS, Rules
 from ..sampling import HandSampler
+from ..scoring import winners
 from ..view import View
 from .aec import standing_rewards
 from .encoding import Encoder, max_total
@@ -339,8 +340,7 @@ class OhHellState(pyspiel.State):
         v.past_hands = tuple(self._p.past)
         v.totals = tuple(self._p.totals)
         if self._p.over:
-            best = max(self._p.totals)
-            v.winners = tuple(s for s, t in enumerate(self._p.totals) if t == best)
+            v.winners = tuple(winners(self._p.totals))
         return v
 
     def information_state_key(self, player: int) -> str:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..actions import Bid, Play
 from ..cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
+from ..scoring import standings
 from ..view import View
 
 __all__ = ["SUIT_STYLE", "card_text", "suit_text", "suit_order", "hand_by_suit", "trump_text",
@@ -208,16 +209,6 @@ def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "i
         t.add_row(*cells, style="on grey23" if highlight == r.number else "")
     t.caption = "bid/won (green: made) and the running total"
     return t
-
-
-def standings(totals: Sequence[int]) -> list[tuple[int, int, int]]:
-    """``(place, seat, total)`` best first; tied players share a place."""
-    ranked = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
-    out: list[tuple[int, int, int]] = []
-    for i, s in enumerate(ranked):
-        place = out[-1][0] if out and totals[out[-1][1]] == totals[s] else i + 1
-        out.append((place, s, totals[s]))
-    return out
 
 
 def standings_table(names: Sequence[str], totals: Sequence[int], *, made: "Sequence[int] | None" = None,
