@@ -46,8 +46,6 @@ from .policy import heuristic_playout, sure_tricks
 
 __all__ = ["ExpertBot"]
 
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
-
 
 def _dist_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "list[int]", rules) -> int:
     """The heuristic's bid for a sampled hand (expected-score argmax, never below sure tricks)."""

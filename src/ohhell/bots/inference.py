@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..cards import SUIT_MASKS as _SUIT
 from ..view import View
 from .policy import choose_card
 
 __all__ = ["PlayModel"]
 
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
 class PlayModel:

@@ -26,13 +26,13 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
 from ..sampling import card_win_chances
 
 __all__ = ["choose_card", "heuristic_playout", "mixed_playout", "heuristic_bid", "sure_tricks"]
 
 _FULL = (1 << 52) - 1
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 # _ABOVE[c]: the cards of c's suit ranked above c
 _ABOVE = tuple(_SUIT[c // 13] & ~((2 << c) - 1) for c in range(52))
 

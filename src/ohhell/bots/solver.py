@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
 from .policy import choose_card
 
 __all__ = ["solve", "Scorer"]
 
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 
 #: ``score(seat, tricks_won_by_seat)`` -> the seat's value of ending the hand so.
 Scorer = Callable[[int, int], float]
