@@ -658,6 +658,15 @@ class Game:
         return self._winner if self._trick else None
 
     @property
+    def seats_to_act(self) -> list[int]:
+        """The seats that may act now: during simultaneous bidding every seat still to bid,
+        otherwise :attr:`to_act` alone; ``[]`` once the game is over."""
+        if self.phase == BID and self._simul:
+            bids = self._bids
+            return [s for s in range(self._n) if bids[s] is None]
+        return [] if self.phase == OVER else [self.to_act]
+
+    @property
     def winners(self) -> list[int]:
         """The seats with the highest total once the game is over (ties share), else ``[]``."""
         return winners(self._totals) if self.phase == OVER else []

@@ -385,3 +385,17 @@ def test_unseeded_games_deal_from_the_os_csprng(monkeypatch):
     assert calls == [32, 32]
     assert "seed" not in g.record()
     assert [mask_to_cards(m) for m in g.past_hands[0].deal] != [mask_to_cards(m) for m in g.past_hands[1].deal]
+
+
+def test_seats_to_act_follows_the_turn_and_simultaneous_bidding():
+    g = ohhell.Game(ohhell.Rules(4, hand_sizes=[1], simultaneous_bidding=True), seed=3)
+    assert g.seats_to_act == [0, 1, 2, 3]
+    g.apply(ohhell.Bid(0), seat=2)
+    assert g.seats_to_act == [0, 1, 3]
+    for s in (0, 1, 3):
+        g.apply(ohhell.Bid(0), seat=s)
+    assert g.seats_to_act == [g.to_act]
+    while not g.is_over:
+        assert g.seats_to_act == [g.to_act] == [s for s in range(4) if g.legal_actions(seat=s)]
+        g.apply(g.legal_actions()[0])
+    assert g.seats_to_act == []

@@ -63,7 +63,7 @@ def play_game(game: Game, bots: Sequence[Bot], budget: Budget | None = None,
     """
     while not game.is_over:
         if game.phase == BID and game.rules.simultaneous_bidding:
-            pending = [s for s in range(game.players) if game.bids[s] is None]
+            pending = game.seats_to_act
             views = {s: game.view(s) for s in pending}
             for s in pending:
                 action = bots[s].act(views[s], budget)

@@ -273,9 +273,7 @@ class Table:
         if game is None:
             return []
         if not game.is_over:
-            if game.phase == BID and game.rules.simultaneous_bidding:
-                return [s for s in range(game.players) if game.bids[s] is None]
-            return [game.to_act]
+            return game.seats_to_act
         if not self.votes:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin and i not in self.votes]
@@ -639,11 +637,7 @@ class Table:
         game = self.game
         if game is None or game.is_over or self.manager.closing:
             return
-        if game.phase == BID and game.rules.simultaneous_bidding:
-            seats = [s for s in range(game.players) if game.bids[s] is None]
-        else:
-            seats = [game.to_act]
-        for s in seats:
+        for s in game.seats_to_act:
             if self.bot_for(s) and s not in self.bot_tasks:
                 self.bot_tasks[s] = asyncio.create_task(self._bot_turn(s, self.game_no),
                                                         name=f"bot {self.id}/{s}")

@@ -336,15 +336,7 @@ class PlayScreen(Screen):
         return self.game.view(self.human)
 
     def _bot_to_act(self) -> "int | None":
-        g = self.game
-        if g.is_over:
-            return None
-        if g.phase_name == "bid" and g.rules.simultaneous_bidding:
-            for s in range(g.players):
-                if s != self.human and g.bids[s] is None:
-                    return s
-            return None
-        return g.to_act if g.to_act != self.human else None
+        return next((s for s in self.game.seats_to_act if s != self.human), None)
 
     @property
     def human_may_act(self) -> bool:
@@ -544,7 +536,7 @@ class PlayScreen(Screen):
         legal = [int(a.card) for a in v.legal_actions() if isinstance(a, Play)] if mine else []
         await hand.show(v.hand_mask, v.trump, legal)
         # tables
-        to_act = [s for s in range(n) if g.legal_actions(seat=s)] if not v.is_over else []
+        to_act = g.seats_to_act
         rows = live_bid_rows(v)
         narrow = self.query_one("#right").size.width < 14 + 9 * n
         self.query_one("#bids", Static).update(bid_table(rows, to_act=to_act, hand_size=v.hand_size,

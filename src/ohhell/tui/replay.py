@@ -227,7 +227,7 @@ class ReplayScreen(Screen):
                                                        progress=self.rep.pos)
         self.query_one("#trick", Static).update(trick_table(view, you=self.seat))
         self.query_one("#hands", Static).update(self._hands(view))
-        to_act = [s for s in range(n) if g.legal_actions(seat=s)] if not g.is_over else []
+        to_act = g.seats_to_act
         self.query_one("#bids", Static).update(
             bid_table(live_bid_rows(view), to_act=to_act, hand_size=view.hand_size,
                       title=f"Bids — hand {view.hand_index + 1}", compact=self.query_one("#right").size.width < 44))
