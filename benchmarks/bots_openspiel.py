@@ -94,10 +94,7 @@ class _FairISMCTS:
         if not self.fair:
             return int(self.bot.step(state))
         n = view.players
-        played = [0] * n
-        for t in view.tricks + ((view.trick,) if view.trick.cards else ()):
-            for i, c in enumerate(t.cards):
-                played[(t.leader + i) % n] |= 1 << c
+        played = view.played_by
         sampler = HandSampler(view, self.rng)
         prefix = state.history()[:2]
         trump = to_openspiel(view.trump_card)

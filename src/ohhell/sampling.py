@@ -412,10 +412,7 @@ def bid_likelihood(view: "View", hands: Sequence[int]) -> float:
     n = view.players
     trump = -1 if view.trump is None else view.trump
     tc = -1 if view.trump_card is None else int(view.trump_card)
-    played = [0] * n
-    for t in view.tricks + ((view.trick,) if view.trick.cards else ()):
-        for i, c in enumerate(t.cards):
-            played[(t.leader + i) % n] |= 1 << c
+    played = view.played_by
     hook = view.rules.hook
     w = 1.0
     for s in range(n):

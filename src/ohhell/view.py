@@ -42,7 +42,7 @@ class View:
     __slots__ = ("seat", "rules", "players", "names", "hand_index", "hand_count", "hand_size",
                  "dealer", "trump_card", "trump", "phase", "to_act", "hand_mask", "bids",
                  "has_bid", "bids_revealed", "tricks", "trick", "tricks_won", "past_hands",
-                 "totals", "winners", "legal", "played_mask", "voids")
+                 "totals", "winners", "legal", "played_mask", "played_by", "voids")
 
     seat: "int | None"
     rules: Rules
@@ -68,6 +68,7 @@ class View:
     winners: tuple[int, ...]
     legal: tuple
     played_mask: int
+    played_by: tuple[int, ...]
     voids: tuple[int, ...]
 
     @classmethod
@@ -109,11 +110,13 @@ class View:
         v.winners = tuple(game.winners)
         v.legal = game.legal_actions(seat) if seat is not None else ()
         played = 0
+        played_by = [0] * n
         voids = [0] * n
         for t in v.tricks + ((v.trick,) if v.trick.cards else ()):
             led = t.cards[0] // 13
             for i, c in enumerate(t.cards):
                 played |= 1 << c
+                played_by[(t.leader + i) % n] |= 1 << c
                 if c // 13 != led:
                     voids[(t.leader + i) % n] |= 1 << led
         if game._must_trump and game.trump >= 0:
@@ -124,6 +127,7 @@ class View:
                     if c // 13 != led and c // 13 != game.trump:
                         voids[(t.leader + i) % n] |= 1 << game.trump
         v.played_mask = played
+        v.played_by = tuple(played_by)
         v.voids = tuple(voids)
         return v
 

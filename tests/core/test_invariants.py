@@ -193,6 +193,15 @@ def test_views_hold_exactly_what_a_seat_may_know(rules, seed, steps):
             for suit in range(4):
                 if v.is_void(s, suit) and not game.is_over:
                     assert game.hand_mask(s) & ohhell.cards.SUIT_MASKS[suit] == 0
+        # Each seat's played cards: from its own deal, gone from its hand, together all played.
+        together = 0
+        for s in range(game.players):
+            together |= v.played_by[s]
+            if not game.is_over:
+                assert v.played_by[s] & ~game.deal[s] == 0
+                assert v.played_by[s] & game.hand_mask(s) == 0
+                assert v.played_by[s] | game.hand_mask(s) == game.deal[s]
+        assert together == v.played_mask
 
 
 @GAME_SETTINGS

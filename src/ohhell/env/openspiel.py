@@ -378,12 +378,8 @@ class OhHellState(pyspiel.State):
             return other
         view = self._p.hand.view(player_id)
         deal = HandSampler(view, rng).sample()
-        n = self._n
-        played = [0] * n
-        for t in view.tricks + ((view.trick,) if view.trick.cards else ()):
-            for i, c in enumerate(t.cards):
-                played[(t.leader + i) % n] |= 1 << c
-        dealt = [mask_to_cards(deal.hands[s] | played[s]) for s in range(n)]
+        played = view.played_by
+        dealt = [mask_to_cards(deal.hands[s] | played[s]) for s in range(self._n)]
         hand = self._p.hand
         new = Game.from_deal(self._g.hand_rules[self._p.k], hand.dealer, dealt,
                              hand.turned_card)
