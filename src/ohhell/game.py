@@ -37,7 +37,7 @@ from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
 from .scoring import hand_scores, winners
 
-__all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES"]
+__all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES", "trick_state"]
 
 BID, PLAY, OVER = 0, 1, 2
 PHASES = ("bid", "play", "over")
@@ -61,6 +61,24 @@ _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(8
 _NO_GIVEN: dict = {}        # shared, never mutated: no hand dealt from given cards
 _new_trick = tuple.__new__   # builds a NamedTuple without its Python-level __new__
 _DEFAULT_NAMES = tuple(tuple(f"Seat {s}" for s in range(n)) for n in range(8))
+
+
+def trick_state(cards, leader: int, trump: int, players: int) -> tuple[int, int, int]:
+    """``(led suit, strength of the best card, seat winning so far)`` of the cards of a trick
+    played from ``leader`` (``trump`` is ``-1`` for none); ``(-1, -1, -1)`` before the lead.
+
+    A card's strength is 26 + rank for a trump, 13 + rank for the led suit and -1 otherwise.
+    """
+    if not cards:
+        return -1, -1, -1
+    led = cards[0] // 13
+    best, winner = -1, leader
+    for i, c in enumerate(cards):
+        s = c // 13
+        st = 26 + c % 13 if s == trump else (13 + c % 13 if s == led else -1)
+        if st > best:
+            best, winner = st, (leader + i) % players
+    return led, best, winner
 
 
 class Trick(NamedTuple):
@@ -569,21 +587,7 @@ class Game:
 
     def _rescan_trick(self) -> None:
         """Recompute the led suit and the winner so far of the current trick."""
-        trick = self._trick
-        if not trick:
-            self._led = self._best = self._winner = -1
-            return
-        leader = self._leader
-        led = trick[0] // 13
-        trump = self.trump
-        best, winner = -1, leader
-        for i, c in enumerate(trick):
-            st = 26 + c % 13 if c // 13 == trump else (13 + c % 13 if c // 13 == led else -1)
-            if st > best:
-                best, winner = st, (leader + i) % self._n
-        self._led = led
-        self._best = best
-        self._winner = winner
+        self._led, self._best, self._winner = trick_state(self._trick, self._leader, self.trump, self._n)
 
     # --- reading the state ----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, FULL_DECK, Card, mask_to_cards
 from .errors import show
-from .game import OVER, PHASES, BID, HandRecord, Trick
+from .game import OVER, PHASES, BID, HandRecord, Trick, trick_state
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,13 +186,7 @@ class View:
         t = self.trick
         if not t.cards:
             return None
-        led = t.cards[0] // 13
-        best, who = -1, t.leader
-        for i, c in enumerate(t.cards):
-            st = 26 + c % 13 if c // 13 == self.trump else (13 + c % 13 if c // 13 == led else -1)
-            if st > best:
-                best, who = st, (t.leader + i) % self.players
-        return who
+        return trick_state(t.cards, t.leader, -1 if self.trump is None else self.trump, self.players)[2]
 
     def bid_table(self) -> list[dict]:
         """The bid table as this seat sees it (see :func:`bid_table_rows`)."""

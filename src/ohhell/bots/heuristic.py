@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from ..actions import PLAYS
+from ..game import trick_state
 from ..sampling import card_win_chances
 from ..scoring import hand_score
 from ..view import View
@@ -57,13 +58,7 @@ def view_card_inputs(view: View) -> dict:
     gone = view.played_mask | (1 << view.trump_card if view.trump_card is not None else 0)
     n = view.players
     if trick.cards:
-        led = trick.cards[0] // 13
-        best, winner = -1, trick.leader
-        for i, c in enumerate(trick.cards):
-            s = c // 13
-            st = 26 + c % 13 if s == trump else (13 + c % 13 if s == led else -1)
-            if st > best:
-                best, winner = st, (trick.leader + i) % n
+        led, best, winner = trick_state(trick.cards, trick.leader, trump, n)
         wb = view.bids[winner]
         winner_need = None if wb is None else wb - view.tricks_won[winner]
     else:
