@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from . import dealing
 from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
-from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, Card, mask_to_cards, parse_card
+from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, SUIT_SHIFT, Card, mask_to_cards, parse_card
 from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
 from .scoring import hand_scores, winners
@@ -51,7 +51,7 @@ for _s in range(4):
         _t[_m] = _t[_m ^ (1 << _hb)] + (PLAYS[_s * 13 + _hb],)
     _SUIT_PLAYS.append(_t)
 _P0, _P1, _P2, _P3 = _SUIT_PLAYS
-_SHIFT = (0, 13, 26, 39)
+_SHIFT = SUIT_SHIFT
 del _s, _t, _m, _hb
 
 # _BIDS_UPTO[h]: bids 0..h;  _HOOK_BIDS[h][x]: bids 0..h without x.

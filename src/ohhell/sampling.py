@@ -58,7 +58,7 @@ import math
 import random as _random
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .cards import card_numbers
+from .cards import SUIT_MASKS, card_numbers
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import View
@@ -66,7 +66,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Deal", "HandSampler", "sample_deal", "is_consistent", "count_deals",
            "estimate_tricks", "card_win_chances", "bid_likelihood"]
 
-_SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
+_SUIT_MASK = SUIT_MASKS
 _FULL = (1 << 52) - 1
 
 

@@ -232,8 +232,9 @@ class ExpertBot(Bot):
                             deadline=deadline, gone0=gone0, scores_tricks=rules.missed_bid_scores_tricks,
                             rng=self.rng, c=self.uct_c, my_score=my_score,
                             rollout=self.rollout, only=me if self.opponents == "random" else -1,
-                            exact=self.exact, table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)]
-                                                     for s in range(n)])
+                            exact=self.exact,
+                            table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)] for s in range(n)]
+                            if self.exact else None)
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}

@@ -28,7 +28,6 @@ from .solver import finish
 __all__ = ["search_play", "search_bid"]
 
 
-
 class _Node:
     __slots__ = ("n", "w", "avail", "kids", "tried")
 

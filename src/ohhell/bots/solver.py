@@ -17,17 +17,13 @@ thousand for ``k`` = 4.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
-from .policy import choose_card
+from .policy import choose_card, heuristic_playout
 
-__all__ = ["solve", "Scorer"]
-
-
-#: ``score(seat, tricks_won_by_seat)`` -> the seat's value of ending the hand so.
-Scorer = Callable[[int, int], float]
+__all__ = ["solve", "finish"]
 
 
 def solve(state: HandState, score: Sequence[Sequence[float]], gone0: int = 0,
@@ -133,7 +129,6 @@ def finish(state: HandState, score: Sequence[Sequence[float]], exact: int, gone0
            scores_tricks: bool = False, memo: "dict | None" = None) -> list[int]:
     """Finish ``state``'s hand: the heuristic policy until ``exact`` tricks are left (at a
     trick boundary), then :func:`solve`.  Returns the tricks won; ``state`` is consumed."""
-    from .policy import heuristic_playout
     if state.tricks_left > exact:
         heuristic_playout(state, gone0, scores_tricks, stop=exact)
     if state.tricks_left == 0:
