@@ -47,7 +47,7 @@ from .cards import Card, parse_card
 from .errors import CardError, OhHellError, RecordError, RulesError
 from .records import parse_record
 from .rules import Rules
-from .scoring import hand_score, standings, winners as _winners
+from .scoring import bid_status, hand_score, standings, winners as _winners
 
 __all__ = ["ScoreSheet", "HandPlan", "EntryError", "FORMAT", "VERSION", "atomic_write_text",
            "parse_count"]
@@ -614,8 +614,9 @@ class ScoreSheet:
     def bid_table(self, hand: "int | None" = None) -> list[dict]:
         """The bid table of a hand: one dict per seat, as :meth:`ohhell.View.bid_table`.
 
-        Keys: ``seat``, ``name``, ``bid``, ``won``, ``status`` (``made``,
-        ``over by k``, ``under by k``, ``to bid``, ``bid in``), ``dealer``,
+        Keys: ``seat``, ``name``, ``bid``, ``won``, ``status`` (from
+        :func:`ohhell.scoring.bid_status`: ``to bid``, ``bid in``, ``made``,
+        ``over by k``, ``under by k``), ``dealer``,
         ``total``, ``score`` (the hand's score once it is finished).
         """
         k = self.hand_index if hand is None else hand
@@ -625,17 +626,8 @@ class ScoreSheet:
         rows = []
         for s in range(self.players):
             b, w = h.bids[s], h.won[s]
-            if b is None:
-                status = "to bid"
-            elif w is None:
-                status = "bid in"
-            elif w == b:
-                status = "made"
-            elif w > b:
-                status = f"over by {w - b}"
-            else:
-                status = f"under by {b - w}"
-            rows.append({"seat": s, "name": self.names[s], "bid": b, "won": w, "status": status,
+            rows.append({"seat": s, "name": self.names[s], "bid": b, "won": w,
+                         "status": bid_status(b, w, "bidding" if w is None else "done"),
                          "dealer": s == p.dealer, "total": totals[s],
                          "score": None if h.scores is None else h.scores[s]})
         return rows

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .rules import Rules
 
-__all__ = ["hand_score", "hand_scores", "winners", "standings", "MADE_BID_BONUS"]
+__all__ = ["hand_score", "hand_scores", "bid_status", "winners", "standings", "MADE_BID_BONUS"]
 
 MADE_BID_BONUS = 10
 
@@ -35,6 +35,34 @@ def hand_scores(bids, won, hand_size: int, rules: Rules) -> tuple[int, ...]:
 def hand_score(bid: int, won: int, hand_size: int, rules: Rules) -> int:
     """The score of one player for one hand (see :func:`hand_scores`)."""
     return hand_scores((bid,), (won,), hand_size, rules)[0]
+
+
+def bid_status(bid: "int | None", won: "int | None", stage: str, *, hidden: bool = False) -> str:
+    """One seat's standing against its bid, in the words every front end uses.
+
+    ``stage`` is ``"bidding"``, ``"playing"`` or ``"done"`` (the hand is
+    finished).  ``hidden`` marks a bid that is made but not yet shown
+    (simultaneous bidding).
+
+    >>> [bid_status(None, None, "bidding"), bid_status(None, None, "bidding", hidden=True),
+    ...  bid_status(2, 0, "bidding")]
+    ['to bid', 'bid hidden', 'bid in']
+    >>> [bid_status(2, 1, "playing"), bid_status(2, 2, "playing"), bid_status(2, 3, "playing")]
+    ['needs 1', 'on bid', 'over by 1']
+    >>> [bid_status(2, 2, "done"), bid_status(2, 3, "done"), bid_status(2, 0, "done")]
+    ['made', 'over by 1', 'under by 2']
+    """
+    if stage not in ("bidding", "playing", "done"):
+        raise ValueError(f"stage must be 'bidding', 'playing' or 'done', not {stage!r}")
+    if bid is None:
+        return "bid hidden" if hidden else "to bid"
+    if stage == "bidding" or won is None:
+        return "bid in"
+    if won > bid:
+        return f"over by {won - bid}"
+    if won == bid:
+        return "made" if stage == "done" else "on bid"
+    return f"under by {bid - won}" if stage == "done" else f"needs {bid - won}"
 
 
 def winners(totals) -> list[int]:

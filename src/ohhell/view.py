@@ -23,6 +23,7 @@ from .cards import CARDS, FULL_DECK, Card, mask_to_cards
 from .errors import show
 from .game import OVER, PHASES, BID, HandRecord, Trick, trick_state
 from .rules import Rules
+from .scoring import bid_status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
@@ -190,8 +191,9 @@ class View:
 
     def bid_table(self) -> list[dict]:
         """The bid table as this seat sees it (see :func:`bid_table_rows`)."""
+        stage = {"bid": "bidding", "play": "playing"}.get(self.phase, "done")
         return _rows(self.players, self.names, self.bids, self.has_bid, self.tricks_won, self.dealer,
-                     self.hand_size, self.totals)
+                     self.totals, stage)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as plain JSON data (what a client is sent)."""
@@ -237,28 +239,18 @@ def _past_json(h: HandRecord) -> dict:
             "tricks_won": list(h.tricks_won), "scores": list(h.scores)}
 
 
-def _rows(n, names, bids, has_bid, won, dealer, hand_size, totals) -> list[dict]:
-    rows = []
-    for s in range(n):
-        b = bids[s]
-        if b is None:
-            status = "bid hidden" if has_bid[s] else "to bid"
-        elif won[s] == b:
-            status = "made"
-        elif won[s] > b:
-            status = "over"
-        else:
-            status = f"needs {b - won[s]}"
-        rows.append({"seat": s, "name": names[s], "bid": b, "has_bid": has_bid[s], "won": won[s],
-                     "status": status, "dealer": s == dealer, "total": totals[s]})
-    return rows
+def _rows(n, names, bids, has_bid, won, dealer, totals, stage) -> list[dict]:
+    return [{"seat": s, "name": names[s], "bid": bids[s], "has_bid": has_bid[s], "won": won[s],
+             "status": bid_status(bids[s], won[s], stage, hidden=has_bid[s]),
+             "dealer": s == dealer, "total": totals[s]} for s in range(n)]
 
 
 def bid_table_rows(game: "Game", viewer: "int | None") -> list[dict]:
     """The bid table of a game for a viewer: one dict per seat with ``seat``,
     ``name``, ``bid`` (``None`` if not made or not visible), ``has_bid``,
-    ``won``, ``status`` (``made``, ``over``, ``needs k``, ``to bid``, ``bid
-    hidden``), ``dealer`` and ``total``."""
+    ``won``, ``status`` (see :func:`ohhell.scoring.bid_status`: ``to bid``,
+    ``bid hidden``, ``bid in``, ``needs k``, ``on bid``, ``over by k``, and at
+    the end ``made`` or ``under by k``), ``dealer`` and ``total``."""
     v = View.of(game, viewer)
     return v.bid_table()
 

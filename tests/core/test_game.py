@@ -4,7 +4,7 @@ import pytest
 
 import ohhell
 from ohhell import Bid, Game, IllegalActionError, Play, Rules
-from ohhell.cards import mask_to_cards
+from ohhell.cards import mask_to_cards, parse_card
 from ohhell.dealing import first_dealer, hand_key, shuffled_deck
 
 
@@ -399,3 +399,30 @@ def test_seats_to_act_follows_the_turn_and_simultaneous_bidding():
         assert g.seats_to_act == [g.to_act] == [s for s in range(4) if g.legal_actions(seat=s)]
         g.apply(g.legal_actions()[0])
     assert g.seats_to_act == []
+
+
+def test_bid_table_status_words_follow_the_hand():
+    # One vocabulary (ohhell.scoring.bid_status) for the view, the terminal and the score sheet.
+    g = Game(Rules(3, hand_sizes=[2]), seed=1, dealer=0)
+    assert [str(c) for c in g.view(0).hand] == ["KD", "3H"]
+    status = lambda: [r["status"] for r in g.view(0).bid_table()]
+    assert status() == ["to bid"] * 3
+    g.apply(Bid(0))                       # seat 1
+    g.apply(Bid(0))                       # seat 2
+    assert status() == ["to bid", "bid in", "bid in"]
+    g.apply(Bid(2))                       # seat 0, the dealer
+    assert status() == ["needs 2", "on bid", "on bid"]
+    for card in ("2D", "9D", "KD"):       # seat 0 wins the first trick
+        g.apply(Play(parse_card(card)))
+    assert status() == ["needs 1", "on bid", "on bid"]
+    for card in ("3H", "TH", "8S"):       # seat 1 wins the last
+        g.apply(Play(parse_card(card)))
+    assert g.is_over
+    assert status() == ["under by 1", "over by 1", "made"]
+
+
+def test_simultaneous_bids_show_as_hidden_until_revealed():
+    g = Game(Rules(4, hand_sizes=[3], simultaneous_bidding=True), seed=5, dealer=0)
+    g.apply(Bid(2), seat=3)
+    assert [r["status"] for r in g.view(0).bid_table()] == ["to bid", "to bid", "to bid", "bid hidden"]
+    assert [r["status"] for r in g.view(3).bid_table()] == ["to bid", "to bid", "to bid", "bid in"]

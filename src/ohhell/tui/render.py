@@ -119,23 +119,11 @@ def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "i
 
 
 def live_bid_rows(v: View) -> list[dict]:
-    """:meth:`ohhell.View.bid_table` rows with the status of a hand in play:
-    ``needs k``, ``on bid`` (exactly the bid so far) or ``over by k``."""
+    """:meth:`ohhell.View.bid_table` rows, without the trick counts while bids are made."""
     rows = v.bid_table()
-    for r in rows:
-        b, w = r["bid"], r["won"]
-        if v.phase == "bid" and not v.is_over:
+    if v.phase == "bid":
+        for r in rows:
             r["won"] = None
-        if b is None:
-            continue
-        if v.phase == "bid" and not v.is_over:
-            r["status"] = "bid in"
-        elif w > b:
-            r["status"] = f"over by {w - b}"
-        elif w < b:
-            r["status"] = f"needs {b - w}"
-        else:
-            r["status"] = "on bid"
     return rows
 
 
