@@ -483,3 +483,30 @@ def test_deeply_nested_json_is_a_bad_request_not_a_crash():
             r = httpx.post(srv.base + "/api/tables", content=body)
             assert r.status_code == 400 and r.json()["error"] == "bad_json"
         assert httpx.get(srv.base + "/api/tables").status_code == 200
+
+
+def test_leaving_in_one_tab_frees_the_seat_in_every_tab():
+    # A connection's seat is looked up from its token, so a second tab of the same player
+    # loses the seat the moment the player leaves, and cannot act for whoever sits there next.
+    async def main(srv, t):
+        async with Client(srv.ws_url, t["id"]) as tab1:
+            await tab1.join(0, "Ann")
+            async with Client(srv.ws_url, t["id"], token=tab1.token) as tab2:
+                assert tab2.state["you"]["seat"] == 0
+                await tab1.send({"type": "leave"})
+                st = await tab2.wait(lambda m: m["type"] == "state" and m["you"]["seat"] is None)
+                assert st["table"]["seats"][0]["kind"] == "open"
+                async with Client(srv.ws_url, t["id"]) as cat:
+                    await cat.join(0, "Cat")
+                    await tab2.wait(lambda m: m["type"] == "state" and m["table"]["seats"][0]["kind"] == "human")
+                    assert tab2.state["you"]["seat"] is None
+                    await tab2.send({"type": "leave"})
+                    assert (await tab2.wait(lambda m: m["type"] == "error"))["code"] == "no_seat"
+                    await tab2.send({"type": "join", "seat": 0, "name": "Ann"})
+                    assert (await tab2.wait(lambda m: m["type"] == "error"))["code"] == "seat_taken"
+                    st = await cat.wait(lambda m: m["type"] == "state" and m["you"]["seat"] == 0)
+                    assert st["table"]["seats"][0]["name"] == "Cat"
+    with ThreadServer() as srv:
+        t = srv.create({"players": 3, "hand_sizes": [3]}, [{"kind": "open"}, {"kind": "open"},
+                                                         {"kind": "bot", "bot": "random"}])
+        asyncio.run(main(srv, t))

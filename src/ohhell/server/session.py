@@ -52,8 +52,7 @@ class Connection:
         self.id = next(_ids)
         self._send_text = send_text
         self.table = None            # the Table after hello
-        self.seat: "int | None" = None
-        self.token_hash: "str | None" = None
+        self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
         self.admin = False
         self.limiter = RateLimiter()
         self.dropped = 0
@@ -64,6 +63,14 @@ class Connection:
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
+
+    @property
+    def seat(self) -> "int | None":
+        """The seat this client holds: the one whose token it showed, looked up afresh
+        each time, so it can never disagree with the table's seats."""
+        if self.table is None or self.token_hash is None:
+            return None
+        return self.table.seat_of_token(self.token_hash)
 
     def send(self, text: str, *, state: bool = False) -> None:
         """Queue a frame (``state=True``: it replaces a queued, unsent state frame)."""

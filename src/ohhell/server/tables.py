@@ -390,7 +390,6 @@ class Table:
                 conn.admin = True
             if token is not None:
                 conn.token_hash = token_hash(token)
-                conn.seat = self.seat_of_token(conn.token_hash)
             self.conns.add(conn)
             self._arm()
             self._broadcast()
@@ -426,7 +425,6 @@ class Table:
             token = new_token()
             thash = token_hash(token)
             await self._commit("join", {"seat": seat_no, "name": name, "token": thash})
-            conn.seat = seat_no
             conn.token_hash = thash
             conn.send(encode({"type": "joined", "table": self.id, "seat": seat_no, "token": token}))
             await self._after_change()
@@ -440,11 +438,7 @@ class Table:
             if self.in_game:
                 raise TableError("game_running", "a game is being played: close the page instead; the "
                                                  "creator may put a bot in your seat until you come back")
-            seat = conn.seat
-            await self._commit("leave", {"seat": seat})
-            for c in self.conns:
-                if c.seat == seat:
-                    c.seat = None
+            await self._commit("leave", {"seat": conn.seat})
             await self._after_change()
 
     async def act(self, conn: Connection, value: "int | str") -> None:
