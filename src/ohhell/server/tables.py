@@ -666,8 +666,6 @@ class Table:
                         return
                     if game.action_count != n or self.bot_for(seat) != name:
                         continue
-                    if self.bot_tasks.get(seat) is me:
-                        del self.bot_tasks[seat]
                     try:
                         # Checked before it is logged, as a person's action is: a bot
                         # (a registered one too) that answers nonsense must not reach
@@ -677,12 +675,18 @@ class Table:
                         log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
                                   "action", name, self.id, seat, action, e)
                         action = manager.fallback(seed, game.view(seat))
+                    # The task stays in bot_tasks until its action is logged, so whoever
+                    # waits for the table's bots (a shutdown, a test) also waits for this write.
                     try:
                         await self._commit("act", {"game": game_no, "seat": seat, "action": action})
                     except TableError:
+                        if self.bot_tasks.get(seat) is me:
+                            del self.bot_tasks[seat]
                         await asyncio.sleep(1.0)
                         self._schedule_bots()
                         return
+                    if self.bot_tasks.get(seat) is me:
+                        del self.bot_tasks[seat]   # the next turn may be this seat's again
                     await self._after_change()
                     return
         except asyncio.CancelledError:
