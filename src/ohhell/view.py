@@ -38,6 +38,8 @@ class View:
     Attributes mirror :class:`~ohhell.game.Game` where the information is
     public; ``hand`` is this seat's own cards (empty for a spectator) and
     ``bids`` shows ``None`` for any bid this seat may not see yet.
+    :meth:`to_dict` adds ``bid_status``, each seat's standing against its bid
+    in the words of :func:`ohhell.scoring.bid_status`.
     """
 
     __slots__ = ("seat", "rules", "players", "names", "hand_index", "hand_count", "hand_size",
@@ -216,6 +218,7 @@ class View:
             "tricks": [_trick_json(t) for t in self.tricks],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won),
+            "bid_status": [r["status"] for r in self.bid_table()],
             "past_hands": [_past_json(h) for h in self.past_hands],
             "totals": list(self.totals),
             "winners": list(self.winners),

@@ -178,6 +178,14 @@ def test_two_people_two_bots_and_a_spectator_play_in_browsers(browser, server, t
             # the spectator sees the trick but no hand
             assert spec.locator("#hand .card").count() == 0
             assert js_state(spec)["game"]["view"]["hand"] == []
+            # each player's standing against their bid, in the core's words (read with the
+            # state in one step, so a bot's move cannot fall between them)
+            rows = ann.evaluate("""() => { const v = window.ohhell.state.game.view;
+                return v.bid_status.map((st, s) => [v.phase, st,
+                    document.querySelector(`#bidtable tr[data-seat='${s}']`).innerText]); }""")
+            for phase, status, text in rows:
+                if phase == "play":
+                    assert status.startswith(("needs ", "on bid", "over by ")) and status in text
             shot_taken = True
         moved = act_through_ui(ann, keyboard=True) | act_through_ui(bob, keyboard=False)
         if not moved:

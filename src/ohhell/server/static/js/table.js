@@ -290,6 +290,14 @@ function renderHandAndBids() {
   }
 }
 
+// The core's words for a seat against its bid (ohhell.scoring.bid_status): shown once
+// there is something to say, coloured by whether the bid is on course.
+function bidStanding(status) {
+  if (!status || ["to bid", "bid in", "bid hidden"].includes(status)) return null;
+  const tone = /^(made|on bid)$/.test(status) ? "good" : /^(over|under)/.test(status) ? "bad" : "warn";
+  return el("span", { class: "bidst " + tone }, status);
+}
+
 function renderBidTable() {
   const tbl = clear($("bidtable"));
   const t = state.table;
@@ -310,16 +318,17 @@ function renderBidTable() {
       seat.standin_by === "timer" ? "away: bot plays" : "bot stands in"));
     if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, "bot in # s")));
     if (i === me()) tags.push(el("span", { class: "pill" }, "you"));
-    let bid = "", won = "", total = "";
+    let bid = "", won = "", total = "", standing = null;
     if (v) {
       bid = v.bids[i] !== null ? String(v.bids[i]) : v.has_bid[i] ? "✓" : "–";
       won = v.phase === "over" ? "" : String(v.tricks_won[i]);
       total = String(v.totals[i]);
+      standing = bidStanding(v.bid_status ? v.bid_status[i] : "");
     } else if (seat.kind === "open" || seat.kind === "reserved") {
       bid = joinControl(i, seat);
     }
     const row = el("tr", { class: (acting.includes(i) ? "to-act " : "") + (i === me() ? "me" : ""), "data-seat": i },
-      el("td", {}, dot, name, ...tags), el("td", {}, bid), el("td", {}, won), el("td", {}, total));
+      el("td", {}, dot, name, ...tags), el("td", {}, bid), el("td", {}, won, standing), el("td", {}, total));
     if (!v && (seat.kind === "open" || seat.kind === "reserved")) {
       row.replaceChildren(el("td", {}, name, seat.kind === "reserved" ? el("span", { class: "pill" }, "invite only") : null),
         el("td", { colspan: 3 }, bid));
