@@ -66,9 +66,50 @@ class _StockISMCTS:
         return self.bot.step(state)
 
 
+class _ViewISMCTS(_StockISMCTS):
+    """``pyspiel.ISMCTSBot`` unchanged, but handed only what its seat may know, as it would be
+    in any real game (a program that seats it at a table never has the others' cards): at each
+    decision the others' unseen cards are drawn once by ``ohhell.sampling.HandSampler`` from the
+    seat's view, and the bot is given that state.  Its own resampler then reshuffles those
+    cards among the others, as it always does."""
+
+    def __init__(self, pyspiel, rng, sims, game):
+        super().__init__(pyspiel, rng, sims)
+        self.game = game
+        self.rng = random.Random(rng.randrange(2**31))
+
+    def step(self, state, view):
+        from ohhell.sampling import HandSampler
+        st = _with_hands(self.game, state, view, HandSampler(view, self.rng).sample().hands)
+        p = state.current_player()
+        assert st.information_state_string(p) == state.information_state_string(p)  # same knowledge
+        return self.bot.step(st)
+
+
+def _with_hands(game, state, view, hands):
+    """OpenSpiel's ``state`` with the unplayed cards dealt as ``hands`` (a sampled deal
+    consistent with ``view``); everything public is as it was."""
+    from ohhell.cards import to_openspiel
+    n = view.players
+    played = view.played_by
+    history = state.history()
+    st = game.new_initial_state()
+    for a in history[:2]:
+        st.apply_action(a)
+    cards = [sorted(c for c in range(52) if (hands[s] | played[s]) >> c & 1) for s in range(n)]
+    for i in range(n * TRICKS):
+        st.apply_action(to_openspiel(cards[i % n][i // n]))
+    st.apply_action(to_openspiel(view.trump_card))
+    for a in history[2 + n * TRICKS + 1:]:
+        st.apply_action(a)
+    return st
+
+
 def _ismcts(pyspiel, rng, sims, kind="stock", game=None):
     if kind == "fair":
         return _FairISMCTS(game, rng.randrange(2**31), sims)
+    if kind == "view":
+        return _ViewISMCTS(pyspiel, rng, sims, game)
     return _StockISMCTS(pyspiel, rng, sims)
 
 
@@ -89,30 +130,14 @@ class _FairISMCTS:
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
 
     def step(self, state, view):
-        from ohhell.cards import to_openspiel
         from ohhell.sampling import HandSampler
         if not self.fair:
             return int(self.bot.step(state))
-        n = view.players
-        played = view.played_by
         sampler = HandSampler(view, self.rng)
-        prefix = state.history()[:2]
-        trump = to_openspiel(view.trump_card)
-        tail = state.history()[2 + n * TRICKS + 1:]
         game = self.game
 
         def resample(_state, _player):
-            d = sampler.sample()
-            st = game.new_initial_state()
-            for a in prefix:
-                st.apply_action(a)
-            cards = [sorted(c for c in range(52) if (d.hands[s] | played[s]) >> c & 1) for s in range(n)]
-            for i in range(n * TRICKS):
-                st.apply_action(to_openspiel(cards[i % n][i // n]))
-            st.apply_action(trump)
-            for a in tail:
-                st.apply_action(a)
-            return st
+            return _with_hands(game, state, view, sampler.sample().hands)
 
         self.bot.set_resampler(resample)
         return int(self.bot.step(state))
@@ -292,11 +317,12 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", choices=["full", "cards", "bids"], default="full",
                     help="full: each side bids and plays; cards: ISMCTS bids for every seat (the same in "
                          "both seatings), the sides play the cards; bids: the sides bid, ISMCTS plays every card")
-    ap.add_argument("--ismcts", choices=["stock", "fair"], default="stock",
-                    help="stock: pyspiel.ISMCTSBot with OpenSpiel's oh_hell resampler (the target; that "
-                         "resampler deals the opponents only their true cards, reshuffled among them); fair: "
-                         "the same algorithm (OpenSpiel's Python ISMCTS) drawing the hidden cards from "
-                         "ohhell's exact sampler")
+    ap.add_argument("--ismcts", choices=["stock", "view", "fair"], default="stock",
+                    help="stock: pyspiel.ISMCTSBot handed the true state, with OpenSpiel's oh_hell resampler "
+                         "(the target; that resampler deals the opponents only their true cards, reshuffled "
+                         "among them); view: the same C++ bot handed, at each decision, a state drawn from its "
+                         "seat's view (as in any real game); fair: the same algorithm (OpenSpiel's Python "
+                         "ISMCTS) drawing the hidden cards from ohhell's exact sampler at every simulation")
     ap.add_argument("--leak", action="store_true",
                     help="diagnostic: our expert draws its deals as OpenSpiel's resampler does (the "
                          "opponents' true cards reshuffled), to measure what that information is worth")
