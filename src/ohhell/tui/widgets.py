@@ -68,29 +68,60 @@ def _card_id(card: int) -> str:
     return str(CARDS[card])
 
 
+LABEL_WIDTH = 12   # .suit-label in the apps' CSS
+CARD_WIDTH = 5     # .card: 4 wide and a margin of 1
+
+
 class HandPanel(Vertical):
-    """The player's hand, one row per suit (trump first), playable cards marked."""
+    """The player's hand, one row per suit (trump first), playable cards marked.
+
+    A suit longer than the panel is wide goes on as many rows as it needs, so no card is
+    ever cut off in a narrow terminal; the rows are laid out again when the panel is resized.
+    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._mask = -1
         self._trump: "int | None" = None
         self._legal: frozenset[int] = frozenset()
+        self._per_row = 13
+
+    def _fit(self) -> int:
+        """How many cards fit on one row at the panel's present width."""
+        width = self.content_region.width or self.size.width
+        return 13 if width <= 0 else max(1, (width - LABEL_WIDTH) // CARD_WIDTH)
 
     def compose(self) -> ComposeResult:
         if self._mask <= 0:
             yield Static(Text("(no cards)", style="dim"), classes="suit-label")
             return
+        per = self._per_row
         for suit, cards in hand_by_suit(self._mask, self._trump):
             label = Text(SUIT_SYMBOLS[suit] + " ", style=SUIT_STYLE[suit])
             if suit == self._trump:
                 label.append("trump", style="bold")
             else:
                 label.append(SUIT_NAMES[suit], style="dim")
-            with Horizontal(classes="suit-row"):
-                yield Static(label, classes="suit-label")
-                for c in cards:
-                    yield CardWidget(c, c in self._legal)
+            for start in range(0, len(cards), per):
+                with Horizontal(classes="suit-row"):
+                    yield Static(label if start == 0 else "", classes="suit-label")
+                    for c in cards[start:start + per]:
+                        yield CardWidget(c, c in self._legal)
+
+    async def on_resize(self) -> None:
+        per = self._fit()
+        if per != self._per_row:
+            self._per_row = per
+            if self._mask > 0:
+                await self._rebuild()
+
+    async def _rebuild(self) -> None:
+        focused = next((w.card for w in self.query(CardWidget) if w.has_focus), None)
+        await self.recompose()
+        if focused is not None:
+            for w in self.query(CardWidget):
+                if w.card == focused:
+                    w.focus()
 
     async def show(self, mask: int, trump: "int | None", legal: Iterable[int]) -> None:
         """Show this hand; rebuilds only when the cards change, else re-marks them."""
@@ -104,6 +135,7 @@ class HandPanel(Vertical):
             return
         had_focus = any(w.has_focus for w in self.query(CardWidget))
         self._mask, self._trump, self._legal = mask, trump, legal
+        self._per_row = self._fit()
         await self.recompose()
         if had_focus:
             self.focus_first_legal()
