@@ -12,7 +12,7 @@ cards or the undealt stock.  Bots and clients get views, never the game.
 >>> v.seat, v.hand_size, len(v.hand), v.to_act, v.my_turn
 (1, 3, 3, 1, True)
 >>> sorted(v.to_dict())[:5]
-['bids', 'bids_revealed', 'dealer', 'hand', 'hand_count']
+['bid_status', 'bids', 'bids_revealed', 'dealer', 'hand']
 """
 
 from __future__ import annotations
