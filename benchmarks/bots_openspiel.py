@@ -13,6 +13,8 @@ minus the ISMCTS seats' mean score over both plays.
     python benchmarks/bots_openspiel.py --deals 500 --jobs 2 --json results.json
     python benchmarks/bots_openspiel.py --deals 500 --log run.jsonl --resume   # go on with a run
     python benchmarks/bots_openspiel.py --reference --deals 200   # ISMCTS vs 3 random seats
+    python benchmarks/bots_openspiel.py --deals 500 --ismcts view   # the C++ bot seated by its view
+    python benchmarks/bots_openspiel.py --deals 500 --ismcts fair   # ISMCTS with a fair resampler
 
 Needs the ``bench`` extra (open-spiel).
 """
