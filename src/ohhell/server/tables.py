@@ -680,13 +680,11 @@ class Table:
                     try:
                         await self._commit("act", {"game": game_no, "seat": seat, "action": action})
                     except TableError:
-                        if self.bot_tasks.get(seat) is me:
-                            del self.bot_tasks[seat]
+                        self._forget_bot(seat, me)
                         await asyncio.sleep(1.0)
                         self._schedule_bots()
                         return
-                    if self.bot_tasks.get(seat) is me:
-                        del self.bot_tasks[seat]   # the next turn may be this seat's again
+                    self._forget_bot(seat, me)   # the next turn may be this seat's again
                     await self._after_change()
                     return
         except asyncio.CancelledError:
@@ -694,8 +692,12 @@ class Table:
         except Exception:  # pragma: no cover - logged, the table stays as it was
             log.exception("bot turn failed at table %s seat %d", self.id, seat)
         finally:
-            if self.bot_tasks.get(seat) is me:
-                del self.bot_tasks[seat]
+            self._forget_bot(seat, me)
+
+    def _forget_bot(self, seat: int, task) -> None:
+        """Unregister ``task`` as ``seat``'s bot turn (if a newer turn has not replaced it)."""
+        if self.bot_tasks.get(seat) is task:
+            del self.bot_tasks[seat]
 
     # --- what clients see -----------------------------------------------------------------------
 
