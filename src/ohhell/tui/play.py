@@ -580,14 +580,13 @@ class PlayScreen(Screen):
         return Text(f"{v.names[seat]} is thinking…", style="italic")
 
     def _last_trick_panel(self, v: View) -> Text:
+        # the trick before the one on the table (or the previous hand's last, early in a hand)
         trick = None
-        if v.tricks:
-            # the trick before the one on the table
-            if v.trick.cards and v.tricks:
-                trick = v.tricks[-1]
-            elif not v.trick.cards and len(v.tricks) >= 2:
-                trick = v.tricks[-2]
-        if trick is None and v.past_hands and not v.tricks:
+        if v.trick.cards and v.tricks:
+            trick = v.tricks[-1]
+        elif not v.trick.cards and len(v.tricks) >= 2:
+            trick = v.tricks[-2]
+        elif not v.tricks and v.past_hands:
             trick = v.past_hands[-1].tricks[-1]
         if trick is None:
             return Text("Last trick: none yet this hand.", style="dim")
