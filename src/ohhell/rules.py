@@ -136,7 +136,7 @@ class Rules:
             if not isinstance(value, bool):
                 raise RulesError(f"{name} must be true or false, not {show(value)}")
         if hook and simultaneous_bidding:
-            raise RulesError("hook cannot be combined with simultaneous_bidding: "
+            raise RulesError("the hook cannot be combined with simultaneous bidding: "
                              "with simultaneous bids there is no last bidder for the hook to restrict")
         setattr_ = object.__setattr__
         setattr_(self, "players", players)
