@@ -39,11 +39,11 @@ def short_labels(names: Sequence[str], width: int) -> list[str]:
     """Column labels of at most ``width`` characters that stay as distinct as the names.
 
     A name that fits is kept.  A longer one is cut with "…"; where two cut names would
-    look the same, each keeps the end that tells it apart (``heur…1``, ``heur…2``), and
+    look the same, each keeps the end that tells it apart (``heuri…1``, ``heuri…2``), and
     as a last resort the seat's number leads.
 
     >>> short_labels(["heuristic 1", "heuristic 2", "Ann"], 7)
-    ['heur…1', 'heur…2', 'Ann']
+    ['heuri…1', 'heuri…2', 'Ann']
     >>> short_labels(["Alexandra", "Bob"], 6)
     ['Alexa…', 'Bob']
     """
