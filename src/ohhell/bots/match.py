@@ -30,7 +30,9 @@ from typing import Any, Callable, Sequence
 
 from ..game import Game
 from ..rules import Rules
-from .base import Budget
+from ..actions import Action
+from ..view import View
+from .base import Bot, Budget
 
 __all__ = ["parse_spec", "make_spec", "check_options", "option_help", "BotSpecError", "lineup", "rotations", "play_one", "run_match", "MatchResult",
            "GameResult", "ProgressBar", "t_quantile"]
@@ -256,15 +258,15 @@ class _Ticker:
         self.last = time.perf_counter()
 
 
-class _Timed:
+class _Timed(Bot):
     """Wraps a bot to time (and count) its decisions."""
 
-    def __init__(self, bot, sink: list[float], ticker: "_Ticker | None" = None) -> None:
+    def __init__(self, bot: Bot, sink: list[float], ticker: "_Ticker | None" = None) -> None:
         self.bot = bot
         self.sink = sink
         self.ticker = ticker
 
-    def act(self, view, budget=None):
+    def act(self, view: View, budget: "Budget | None" = None) -> Action:
         t = time.perf_counter()
         a = self.bot.act(view, budget)
         self.sink.append(time.perf_counter() - t)
@@ -376,7 +378,7 @@ class MatchResult:
                 continue
             score = {b: statistics.fmean(r.totals[s] for s, x in enumerate(r.seats) if x == b) for b in present}
             order = sorted(set(score.values()), reverse=True)
-            ranks = [order.index(score[b]) + 1 for b in present]
+            ranks = [float(order.index(score[b]) + 1) for b in present]
             new = model.rate([[rating[b]] for b in present], ranks=ranks)
             for b, team in zip(present, new):
                 rating[b] = team[0]
@@ -401,7 +403,7 @@ class MatchResult:
             wins = sum(sum(1 for w in r.winners if r.seats[w] == b) / len(r.winners) for r in self.results)
             made = sum(r.made[s] for r in self.results for s, x in enumerate(r.seats) if x == b)
             times = [t for r in self.results for t in r.times.get(b, [])]
-            entry = {
+            entry: dict[str, Any] = {
                 "seats": seats,
                 "mean_per_game": m, "ci95_per_game": ci,
                 "mean_per_hand": m / hands if hands else float("nan"),
