@@ -25,7 +25,7 @@ def parse_int_list(text: str) -> list[int]:
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
-    """Add every rules field as a flag (INTERFACES.md §3), plus ``--preset``."""
+    """Add every rules field as a flag (docs/interfaces.md §3), plus ``--preset``."""
     g = parser.add_argument_group("rules (every field of a record's rules; see README)")
     g.add_argument("--preset", choices=list(PRESETS), default=None,
                    help="start from a named preset; other flags override it")

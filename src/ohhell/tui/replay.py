@@ -1,6 +1,6 @@
 """``ohhell replay``: step through any record forwards and backwards.
 
-A record (or a JSON Lines file of records, INTERFACES.md §1) is verified by
+A record (or a JSON Lines file of records, docs/interfaces.md §1) is verified by
 :meth:`ohhell.Game.from_record`, then rewound with :meth:`ohhell.Game.undo`;
 stepping applies or takes back one action at a time.  Everyone's cards are
 shown (a record holds them all), or, on request, only what one seat saw.  A
