@@ -215,3 +215,12 @@ def test_rules_messages_say_options_in_words_or_as_flags(capsys):
     assert main(["selfplay", "--schedule", "custom"]) == 2
     err = capsys.readouterr().err
     assert "--hand-sizes" in err and "hand_sizes" not in err
+
+
+def test_arena_records_name_repeated_bots_apart(tmp_path):
+    out = tmp_path / "a.jsonl"
+    assert main(["arena", "--bots", "heuristic,random", "--deals", "1", "--hand-sizes", "1", "--jobs", "1",
+                 "--quiet", "--out", str(out)]) == 0
+    players = [json.loads(x)["players"] for x in out.read_text().splitlines()]
+    assert players == [["heuristic 1", "random 1", "heuristic 2", "random 2"],
+                       ["random 1", "heuristic 1", "random 2", "heuristic 2"]]

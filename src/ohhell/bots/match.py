@@ -298,10 +298,10 @@ def play_one(task: tuple, on_decisions: "Callable[[int], None] | None" = None) -
 
     ``on_decisions(k)`` hears, every quarter second or so, that ``k`` more decisions were made.
     """
-    from . import play_game
+    from . import play_game, table_names
     rules_d, seed, deal, rot, seats, budget, keep = task
     rules = Rules.from_dict(rules_d)
-    game = Game(rules, seed=f"{seed}:{deal}", names=[f"{b}#{s}" for s, b in enumerate(seats)])
+    game = Game(rules, seed=f"{seed}:{deal}", names=table_names(seats))
     times: dict[str, list[float]] = {b: [] for b in seats}
     ticker = _Ticker(on_decisions or _WORKER_SINK)
     bots = [_Timed(make_spec(b, seed=f"{seed}:{deal}:{rot}:{s}"), times[b], ticker)
