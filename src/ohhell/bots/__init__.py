@@ -39,6 +39,9 @@ _ABOUT: dict[str, str] = {
               "(about 50 ms a decision, at most 1 s)",
     "beginner": "the heuristic's plan with a casual player's slips (a random card one time in three, "
                 "bids off by about a trick)",
+    # Lines for bots other branches register (used once they are in the registry):
+    "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each solved exactly); slow",
+    "expert-2026.11": "the expert of November 2026, frozen: a fixed baseline to measure the expert against",
 }
 
 
