@@ -1,6 +1,6 @@
 """ohhell: the card game Oh Hell (Blackout, Oh Pshaw, Up and Down the River).
 
-The public API (INTERFACES.md §2):
+The public API (docs/interfaces.md §2):
 
 >>> import ohhell
 >>> game = ohhell.Game(ohhell.Rules(players=4, hook=True), seed=7)

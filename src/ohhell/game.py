@@ -732,7 +732,7 @@ class Game:
     # --- records ----------------------------------------------------------------------------
 
     def record(self) -> dict:
-        """The game record (INTERFACES.md §1) as a dict."""
+        """The game record (docs/interfaces.md §1) as a dict."""
         from .records import game_to_record
         return game_to_record(self)
 

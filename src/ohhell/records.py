@@ -1,4 +1,4 @@
-"""Game records (INTERFACES.md §1): dump, load with full verification, JSON Lines.
+"""Game records (docs/interfaces.md §1): dump, load with full verification, JSON Lines.
 
 A record is the whole truth about a game: rules, deals and every action.
 Loading one replays it through the rules, so a record with an illegal action

@@ -19,7 +19,7 @@ from .errors import RulesError, show
 
 __all__ = ["Rules", "PRESETS", "MAX_HAND_SIZE", "SCHEDULES", "NO_TRUMP_OPTIONS", "FLAGS", "schedule_sizes"]
 
-#: M, the number of hands of the standard game and the most cards per player (RULES.md §2).
+#: M, the number of hands of the standard game and the most cards per player (docs/rules.md §2).
 MAX_HAND_SIZE = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
 SCHEDULES = ("up", "down", "up-down", "down-up", "custom")
 NO_TRUMP_OPTIONS = ("last", "largest", "never")
@@ -52,9 +52,9 @@ def schedule_sizes(schedule: str, players: int) -> tuple[int, ...]:
 
 
 class Rules:
-    """One configuration of the rules (RULES.md), validated when it is built.
+    """One configuration of the rules (docs/rules.md), validated when it is built.
 
-    Keyword names are those of the record's ``rules`` object (INTERFACES.md);
+    Keyword names are those of the record's ``rules`` object (docs/interfaces.md);
     the defaults are the seed's base game (``standard``).
 
     * ``players``: 3 to 7.
@@ -136,7 +136,7 @@ class Rules:
             if not isinstance(value, bool):
                 raise RulesError(f"{name} must be true or false, not {show(value)}")
         if hook and simultaneous_bidding:
-            raise RulesError("hook cannot be combined with simultaneous_bidding: "
+            raise RulesError("the hook cannot be combined with simultaneous bidding: "
                              "with simultaneous bids there is no last bidder for the hook to restrict")
         setattr_ = object.__setattr__
         setattr_(self, "players", players)
@@ -205,7 +205,7 @@ class Rules:
 
     @property
     def max_hand_size(self) -> int:
-        """M for the number of players (RULES.md §2)."""
+        """M for the number of players (docs/rules.md §2)."""
         return MAX_HAND_SIZE[self.players]
 
     @property

@@ -27,7 +27,7 @@ ohhell.scoresheet.EntryError: Ann deals and, with the hook, may not bid 1: the b
 >>> sheet.totals
 (0, 11, 10)
 
-Saved sheets use the game record's layout (INTERFACES.md §1) with
+Saved sheets use the game record's layout (docs/interfaces.md §1) with
 ``"format": "ohhell.scoresheet"``; see :meth:`ScoreSheet.to_dict` for how the
 unknown cards are represented.  :meth:`ScoreSheet.save` writes atomically
 (temporary file, ``fsync``, rename), so a crash or a closed terminal never
@@ -655,7 +655,7 @@ class ScoreSheet:
     # --- saving -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The sheet as JSON data, in the game record's layout (INTERFACES.md §1).
+        """The sheet as JSON data, in the game record's layout (docs/interfaces.md §1).
 
         Differences from a game record, because the cards were never entered:
 

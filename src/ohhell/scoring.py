@@ -1,4 +1,4 @@
-"""Scoring (RULES.md §6), shared by the engine, the scorekeeper and the bots.
+"""Scoring (docs/rules.md §6), shared by the engine, the scorekeeper and the bots.
 
 >>> from ohhell.rules import Rules
 >>> base = Rules(4)

@@ -1,4 +1,4 @@
-"""Every rule of RULES.md, one test (or a few) per rule."""
+"""Every rule of docs/rules.md, one test (or a few) per rule."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §8: the invariants, as Hypothesis properties over random games of
+"""docs/rules.md §8: the invariants, as Hypothesis properties over random games of
 3-7 players and random rule combinations."""
 
 import json

@@ -391,7 +391,7 @@ def test_setup_screen_sets_every_variant_and_refuses_nonsense(tmp_path, test_bot
             scr.query_one("#flag-hook", Switch).value = True
             scr.query_one("#flag-simultaneous_bidding", Switch).value = True
             await pilot.pause()
-            assert "hook cannot be combined with simultaneous_bidding" in text_of(app)
+            assert "hook cannot be combined with simultaneous bidding" in text_of(app)
             await pilot.click("#start")
             assert isinstance(app.screen, SetupScreen)
             scr.query_one("#flag-simultaneous_bidding", Switch).value = False

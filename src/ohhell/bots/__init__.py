@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..game import BID, Game
 from .base import Bot, Budget, Decision
 
-__all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS"]
+__all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
+           "factory", "table_names"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
 _REGISTRY: dict[str, str] = {
@@ -29,6 +31,19 @@ _REGISTRY: dict[str, str] = {
 #: The levels offered to people, weakest first (each a name :func:`make` accepts).
 LEVELS = ("beginner", "intermediate", "expert")
 
+# name -> one line for ``--list-bots``; a bot without one is described by its docstring's first sentence.
+_ABOUT: dict[str, str] = {
+    "random": "plays a uniformly random legal action (a floor to measure others against)",
+    "heuristic": "rule-based: bids the tricks its hand is worth, then plays to make the bid exactly",
+    "expert": "search: samples the hidden hands from what it has seen and the bids, then ISMCTS "
+              "(about 50 ms a decision, at most 1 s)",
+    "beginner": "the heuristic's plan with a casual player's slips (a random card one time in three, "
+                "bids off by about a trick)",
+    # Lines for bots other branches register (used once they are in the registry):
+    "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each solved exactly); slow",
+    "expert-2026.11": "the expert of November 2026, frozen: a fixed baseline to measure the expert against",
+}
+
 
 def register(name: str, target: "str | Callable[..., Bot]") -> None:
     """Register a bot factory (a callable, or ``"module:attribute"``) under ``name``."""
@@ -40,8 +55,8 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
-def make(name: str, seed: "int | str | None" = None, **options) -> Bot:
-    """Make a bot by name.
+def factory(name: str) -> Callable[..., Bot]:
+    """The callable that :func:`make` calls for ``name`` (for its options' signature).
 
     :raises ValueError: for an unknown name (the message lists the known ones).
     """
@@ -50,8 +65,78 @@ def make(name: str, seed: "int | str | None" = None, **options) -> Bot:
         raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(_REGISTRY)}")
     if isinstance(target, str):
         module, _, attr = target.partition(":")
-        target = getattr(importlib.import_module(module), attr)
-    return target(seed=seed, **options)
+        return getattr(importlib.import_module(module), attr)
+    return target
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """One registered name, as ``ohhell play --list-bots`` shows it."""
+
+    name: str
+    description: str
+    #: 1-based position in :data:`LEVELS` (of the bot it names), or ``None`` for a bot that is no level
+    level: "int | None" = None
+    #: the name this one is another name for (same bot, same options), or ``None``
+    alias_of: "str | None" = None
+
+
+def catalog() -> list[BotInfo]:
+    """Every registered name with a one-line description and its level; the levels first,
+    weakest first, then the other bots.  Two names for the same factory are one bot: the one
+    that is a level (else the first registered) is listed as the bot, the other as its alias.
+    """
+    canonical: dict[object, str] = {}
+    for name in sorted(_REGISTRY, key=lambda x: (x not in LEVELS, list(_REGISTRY).index(x))):
+        canonical.setdefault(_REGISTRY[name], name)
+    infos = []
+    for name, target in _REGISTRY.items():
+        main = canonical[target]
+        same = [x for x in _REGISTRY if _REGISTRY[x] == target]
+        about = next((_ABOUT[x] for x in [name, main, *same] if x in _ABOUT), None) or _first_sentence(name)
+        level = LEVELS.index(main) + 1 if main in LEVELS else None
+        infos.append(BotInfo(name, about, level, None if main == name else main))
+    return sorted(infos, key=lambda i: (i.level is None, i.level or 0, i.alias_of is not None, i.name))
+
+
+def _first_sentence(name: str) -> str:
+    try:
+        doc = factory(name).__doc__ or ""
+    except Exception:  # a bot whose module cannot be imported here (a missing extra) is still listed
+        return "(its module cannot be imported here)"
+    text = " ".join(doc.strip().split("\n\n")[0].split())
+    return text.split(". ")[0].rstrip(".").replace("``", "") or name
+
+
+def table_names(names: Sequence[str]) -> list[str]:
+    """Display names for the seats of one table: a name that occurs once stays as it is,
+    repeated ones are numbered in seat order.
+
+    >>> table_names(["expert", "heuristic", "expert", "random"])
+    ['expert 1', 'heuristic', 'expert 2', 'random']
+    """
+    total = {n: list(names).count(n) for n in names}
+    taken = set(names)
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if total[n] == 1:
+            out.append(n)
+            continue
+        k = seen.get(n, 0) + 1
+        while f"{n} {k}" in taken:      # never the same as another seat's name
+            k += 1
+        seen[n] = k
+        out.append(f"{n} {k}")
+    return out
+
+
+def make(name: str, seed: "int | str | None" = None, **options) -> Bot:
+    """Make a bot by name.
+
+    :raises ValueError: for an unknown name (the message lists the known ones).
+    """
+    return factory(name)(seed=seed, **options)
 
 
 def play_game(game: Game, bots: Sequence[Bot], budget: Budget | None = None,

@@ -19,6 +19,7 @@ over deal sets, which are independent.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import statistics
@@ -29,41 +30,172 @@ from typing import Any, Callable, Sequence
 
 from ..game import Game
 from ..rules import Rules
-from .base import Budget
+from ..actions import Action
+from ..view import View
+from .base import Bot, Budget
 
-__all__ = ["parse_spec", "make_spec", "lineup", "rotations", "play_one", "run_match", "MatchResult",
+__all__ = ["parse_spec", "make_spec", "check_options", "option_help", "BotSpecError", "lineup", "rotations", "play_one", "run_match", "MatchResult",
            "GameResult", "ProgressBar", "t_quantile"]
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"expert:iterations=40:seconds=2"`` -> ``("expert", {"iterations": 40, "seconds": 2.0})``.
+class BotSpecError(ValueError):
+    """A bot spec that names no bot or an option the bot does not take, or gives it a bad value."""
 
-    :raises ValueError: for an option without ``=``.
-    """
+
+def _split_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, *opts = spec.strip().split(":")
-    options: dict[str, Any] = {}
+    options: dict[str, str] = {}
     for o in opts:
         key, eq, value = o.partition("=")
-        if not eq:
-            raise ValueError(f"bot option {o!r} in {spec!r} needs the form key=value")
-        v: Any = value
-        for conv in (int, float):
-            try:
-                v = conv(value)
-                break
-            except ValueError:
-                continue
-        if value.lower() in ("true", "false"):
-            v = value.lower() == "true"
-        options[key.replace("-", "_")] = v
-    return name, options
+        if not eq or not key.strip():
+            raise BotSpecError(f"bot option {o!r} in {spec!r} needs the form key=value")
+        options[key.strip().replace("-", "_")] = value.strip()
+    return name.strip(), options
+
+
+def _guess(value: str) -> Any:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for conv in (int, float):
+        try:
+            return conv(value)
+        except ValueError:
+            continue
+    return value
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"expert:iterations=40:seconds=2.5"`` -> ``("expert", {"iterations": 40, "seconds": 2.5})``.
+
+    Values are read as booleans, whole numbers or numbers where they look like one; this is
+    syntax only (:func:`check_options` checks them against the bot).
+
+    :raises BotSpecError: for an option without ``=``.
+    """
+    name, raw = _split_spec(spec)
+    return name, {k: _guess(v) for k, v in raw.items()}
+
+
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}
+
+#: Smallest (and largest) values for options whose meaning demands them; every other number
+#: must be at least 0.
+_RANGES: dict[str, tuple[float, "float | None"]] = {
+    "iterations": (1, None), "sims_per_iteration": (1, None), "mistakes": (0, 1),
+}
+
+
+def _parameters(name: str) -> "dict[str, inspect.Parameter] | None":
+    """The options a bot's factory takes (every keyword but ``seed``), or ``None`` when it
+    takes any keyword (``**options``) and says nothing more."""
+    from . import factory
+    try:
+        sig = inspect.signature(factory(name))
+    except (TypeError, ValueError):
+        return None
+    params = {}
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            return None
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "seed":
+            params[p.name] = p
+    return params
+
+
+def _kind(p: "inspect.Parameter") -> "type | None":
+    d = p.default
+    return type(d) if type(d) in _KINDS else None
+
+
+def option_help(name: str) -> str:
+    """The options bot ``name`` takes, with the kind of value and the default, for messages.
+
+    >>> option_help("random")
+    'random takes no options'
+    """
+    params = _parameters(name)
+    if params is None:
+        return f"see the documentation of {name} for its options"
+    if not params:
+        return f"{name} takes no options"
+    parts = []
+    for key, p in params.items():
+        kind = _kind(p)
+        default = str(p.default).lower() if kind is bool else p.default
+        parts.append(f"{key} ({_KINDS[kind]}, default {default})" if kind else key)
+    return f"{name} takes " + ", ".join(parts)
+
+
+def _convert(name: str, key: str, text: str, kind: "type | None") -> Any:
+    bad = BotSpecError(f"bot option {key}={text} for {name}: {key} must be {_KINDS.get(kind or str)}")
+    if kind is bool:
+        low = text.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise bad
+    if kind is int:
+        try:
+            value: Any = int(text)
+        except ValueError:
+            raise bad from None
+    elif kind is float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise bad from None
+        if not math.isfinite(value):
+            raise bad
+    elif kind is str:
+        return text
+    else:
+        return _guess(text)
+    lo, hi = _RANGES.get(key, (0, None))
+    if value < lo or (hi is not None and value > hi):
+        allowed = f"at least {lo}" if hi is None else f"from {lo} to {hi}"
+        raise BotSpecError(f"bot option {key}={text} for {name}: {key} must be {allowed}")
+    return value
+
+
+def check_options(name: str, options: "dict[str, str]") -> dict[str, Any]:
+    """The options of a spec (as text) converted to what bot ``name`` takes.
+
+    :raises BotSpecError: for an unknown bot or option, or a value of the wrong kind or out of
+        range; the message names the option and what is allowed.
+
+    >>> check_options("expert", {"iterations": "60"})
+    {'iterations': 60}
+    >>> check_options("expert", {"iterations": "-5"})
+    Traceback (most recent call last):
+    ...
+    ohhell.bots.match.BotSpecError: bot option iterations=-5 for expert: iterations must be at least 1
+    """
+    from . import names
+    if name not in names():
+        raise BotSpecError(f"unknown bot {name!r}; choose one of {', '.join(names())}")
+    params = _parameters(name)
+    out: dict[str, Any] = {}
+    for key, text in options.items():
+        if params is not None and key not in params:
+            raise BotSpecError(f"{name} has no option {key!r}; {option_help(name)}")
+        out[key] = _convert(name, key, text, _kind(params[key]) if params is not None else None)
+    return out
 
 
 def make_spec(spec: str, seed: "int | str | None" = None):
-    """Make the bot a spec names (see :func:`parse_spec`)."""
+    """Make the bot a spec names (see :func:`parse_spec`), its options checked (:func:`check_options`).
+
+    :raises BotSpecError: for an unknown bot, option or a bad value; the message says which and
+        what is allowed.
+    """
     from . import make
-    name, options = parse_spec(spec)
-    return make(name, seed=seed, **options)
+    name, raw = _split_spec(spec)
+    options = check_options(name, raw)
+    try:
+        return make(name, seed=seed, **options)
+    except (TypeError, ValueError) as e:
+        raise BotSpecError(f"bot {spec!r}: {e}") from None
 
 
 def lineup(bots: Sequence[str], players: int) -> list[str]:
@@ -105,30 +237,78 @@ class GameResult:
     record: "dict | None" = None
 
 
-class _Timed:
-    """Wraps a bot to time its decisions."""
+class _Ticker:
+    """Counts decisions and passes them on at most every ``every`` seconds (and on :meth:`flush`)."""
 
-    def __init__(self, bot, sink: list[float]) -> None:
+    def __init__(self, sink: "Callable[[int], None] | None", every: float = 0.25) -> None:
+        self.sink = sink
+        self.every = every
+        self.count = 0
+        self.last = time.perf_counter()
+
+    def tick(self) -> None:
+        self.count += 1
+        if self.sink is not None and time.perf_counter() - self.last >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.sink is not None and self.count:
+            self.sink(self.count)
+        self.count = 0
+        self.last = time.perf_counter()
+
+
+class _Timed(Bot):
+    """Wraps a bot to time (and count) its decisions."""
+
+    def __init__(self, bot: Bot, sink: list[float], ticker: "_Ticker | None" = None) -> None:
         self.bot = bot
         self.sink = sink
+        self.ticker = ticker
 
-    def act(self, view, budget=None):
+    def act(self, view: View, budget: "Budget | None" = None) -> Action:
         t = time.perf_counter()
         a = self.bot.act(view, budget)
         self.sink.append(time.perf_counter() - t)
+        if self.ticker is not None:
+            self.ticker.tick()
         return a
 
 
-def play_one(task: tuple) -> GameResult:
-    """Play one game of a match: ``(rules_dict, seed, deal, rotation, seats, budget, keep_record)``."""
-    from . import play_game
+def decisions_per_game(rules: Rules) -> int:
+    """How many decisions one game takes: every seat bids and plays each card of each hand.
+
+    >>> decisions_per_game(Rules(4, hand_sizes=[1, 2]))
+    20
+    """
+    return rules.players * sum(1 + k for k in rules.hand_sizes)
+
+
+#: In a worker process: where decision counts go (set by the pool's initializer).
+_WORKER_SINK: "Callable[[int], None] | None" = None
+
+
+def _init_worker(queue) -> None:
+    global _WORKER_SINK
+    _WORKER_SINK = queue.put
+
+
+def play_one(task: tuple, on_decisions: "Callable[[int], None] | None" = None) -> GameResult:
+    """Play one game of a match: ``(rules_dict, seed, deal, rotation, seats, budget, keep_record)``.
+
+    ``on_decisions(k)`` hears, every quarter second or so, that ``k`` more decisions were made.
+    """
+    from . import play_game, table_names
     rules_d, seed, deal, rot, seats, budget, keep = task
     rules = Rules.from_dict(rules_d)
-    game = Game(rules, seed=f"{seed}:{deal}", names=[f"{b}#{s}" for s, b in enumerate(seats)])
+    game = Game(rules, seed=f"{seed}:{deal}", names=table_names(seats))
     times: dict[str, list[float]] = {b: [] for b in seats}
-    bots = [_Timed(make_spec(b, seed=f"{seed}:{deal}:{rot}:{s}"), times[b]) for s, b in enumerate(seats)]
+    ticker = _Ticker(on_decisions or _WORKER_SINK)
+    bots = [_Timed(make_spec(b, seed=f"{seed}:{deal}:{rot}:{s}"), times[b], ticker)
+            for s, b in enumerate(seats)]
     b = Budget(**budget) if budget else None
     play_game(game, bots, b)
+    ticker.flush()
     n = rules.players
     made = [sum(1 for h in game.past_hands if h.bids[s] == h.tricks_won[s]) for s in range(n)]
     return GameResult(deal, rot, list(seats), list(game.totals), list(game.winners),
@@ -198,7 +378,7 @@ class MatchResult:
                 continue
             score = {b: statistics.fmean(r.totals[s] for s, x in enumerate(r.seats) if x == b) for b in present}
             order = sorted(set(score.values()), reverse=True)
-            ranks = [order.index(score[b]) + 1 for b in present]
+            ranks = [float(order.index(score[b]) + 1) for b in present]
             new = model.rate([[rating[b]] for b in present], ranks=ranks)
             for b, team in zip(present, new):
                 rating[b] = team[0]
@@ -223,7 +403,7 @@ class MatchResult:
             wins = sum(sum(1 for w in r.winners if r.seats[w] == b) / len(r.winners) for r in self.results)
             made = sum(r.made[s] for r in self.results for s, x in enumerate(r.seats) if x == b)
             times = [t for r in self.results for t in r.times.get(b, [])]
-            entry = {
+            entry: dict[str, Any] = {
                 "seats": seats,
                 "mean_per_game": m, "ci95_per_game": ci,
                 "mean_per_hand": m / hands if hands else float("nan"),
@@ -306,49 +486,130 @@ class MatchResult:
         plt.close(fig)
 
 
-class ProgressBar:
-    """A one-line progress bar with rate and time left, on a terminal (else silent
-    until :meth:`close`, which prints one line when ``always`` is set)."""
+def _duration(seconds: float) -> str:
+    """``75`` -> ``'1m15s'`` (for progress lines).
 
-    def __init__(self, total: int, label: str = "games", stream=None, always: bool = False) -> None:
+    >>> _duration(3.4), _duration(75), _duration(7322)
+    ('3s', '1m15s', '2h02m')
+    """
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+class ProgressBar:
+    """A one-line progress bar with the time elapsed and an estimate of the time left.
+
+    On a terminal it is drawn at once and redrawn twice a second from a background thread
+    (so the clock moves even while the first slow decisions are made); elsewhere it prints
+    nothing until :meth:`close`, which prints one summary line when ``always`` is set.
+    ``update(k)`` counts ``k`` units of work (of ``total``); ``count(k)`` counts finished
+    items (``items`` of them, e.g. games) when the work is measured in smaller units.
+    """
+
+    def __init__(self, total: int, label: str = "games", stream=None, always: bool = False,
+                 items: "int | None" = None, refresh: float = 0.5) -> None:
+        import threading
         self.total = total
         self.label = label
+        self.items = items
         self.stream = stream if stream is not None else sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.always = always
         self.done = 0
+        self.finished = 0
         self.start = time.perf_counter()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+        self._drawn = 0.0
+        if self.tty:
+            self._draw()
+            if refresh > 0:
+                self._thread = threading.Thread(target=self._refresh, args=(refresh,), daemon=True)
+                self._thread.start()
 
-    def update(self, k: int = 1) -> None:
-        self.done += k
-        if not self.tty:
-            return
+    def _refresh(self, every: float) -> None:
+        while not self._stop.wait(every):
+            self._draw()
+
+    def line(self) -> str:
+        """The progress line as it is drawn now."""
         el = time.perf_counter() - self.start
-        frac = self.done / self.total if self.total else 1.0
+        frac = min(1.0, self.done / self.total) if self.total else 1.0
         width = 30
         fill = int(width * frac)
-        eta = el / self.done * (self.total - self.done) if self.done else 0.0
-        self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} {self.label} "
-                          f"{el:6.1f}s elapsed, {eta:6.1f}s left ")
-        self.stream.flush()
+        if self.items is not None:
+            what = f"{self.finished}/{self.items} {self.label}"
+        else:
+            what = f"{self.done}/{self.total} {self.label}"
+        if self.done and self.done < self.total:
+            left = f"about {_duration(el / self.done * (self.total - self.done))} left"
+        elif self.done >= self.total:
+            left = "done"
+        else:
+            left = "estimating the time left"
+        return f"[{'#' * fill}{'.' * (width - fill)}] {100 * frac:3.0f}% {what}, {_duration(el)} elapsed, {left}"
+
+    def _draw(self) -> None:
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self.stream.write("\r" + self.line() + "\x1b[K")
+            self.stream.flush()
+            self._drawn = time.perf_counter()
+
+    def above(self, write: "Callable[[], None]") -> None:
+        """Call ``write`` (which prints something) with the bar out of its way, then redraw it."""
+        with self._lock:
+            if self.tty:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+            write()
+        if self.tty:
+            self._draw()
+
+    def update(self, k: int = 1) -> None:
+        """Count ``k`` more units of work (the line is redrawn at most ten times a second)."""
+        self.done += k
+        if self.tty and time.perf_counter() - self._drawn >= 0.1:
+            self._draw()
+
+    def count(self, k: int = 1) -> None:
+        """Count ``k`` more finished items."""
+        self.finished += k
 
     def close(self) -> None:
+        """Stop redrawing; on a terminal end the line, elsewhere print the summary if ``always``."""
         el = time.perf_counter() - self.start
+        if self.tty:
+            self._draw()
+        with self._lock:
+            self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
         if self.tty:
             self.stream.write("\n")
         elif self.always:
-            self.stream.write(f"{self.done}/{self.total} {self.label} in {el:.1f}s\n")
+            n, total = (self.finished, self.items) if self.items is not None else (self.done, self.total)
+            self.stream.write(f"{n}/{total} {self.label} in {_duration(el)}\n")
         self.stream.flush()
 
 
 def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str" = 1,
               jobs: "int | None" = None, budget: "Budget | None" = None, records: bool = False,
-              progress: "Callable[[GameResult], None] | None" = None) -> MatchResult:
+              progress: "Callable[[GameResult], None] | None" = None,
+              on_decisions: "Callable[[int], None] | None" = None) -> MatchResult:
     """Play a duplicate match; returns its :class:`MatchResult`.
 
     ``bots`` are bot specs (:func:`parse_spec`), repeated around the table
     (:func:`lineup`); ``jobs`` worker processes (default: every core; 1 plays
-    in this process).
+    in this process).  ``progress(result)`` is called after each game,
+    ``on_decisions(k)`` several times a second while games run, with the number of
+    decisions made since the last call (:func:`decisions_per_game` gives the total).
 
     :raises ValueError: for an unknown bot, a bad option, or too many bots.
     """
@@ -368,15 +629,34 @@ def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str
     results: list[GameResult] = []
     if jobs <= 1 or len(tasks) == 1:
         for t in tasks:
-            res = play_one(t)
+            res = play_one(t, on_decisions)
             results.append(res)
             if progress:
                 progress(res)
     else:
         import multiprocessing as mp
+        import queue as queues
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        with ctx.Pool(min(jobs, len(tasks))) as pool:
-            for res in pool.imap_unordered(play_one, tasks):
+        ticks = ctx.Queue() if on_decisions else None
+        init = (_init_worker, (ticks,)) if ticks is not None else (None, ())
+
+        def drain() -> None:
+            while ticks is not None:
+                try:
+                    k = ticks.get_nowait()
+                except queues.Empty:
+                    return
+                on_decisions(k)  # type: ignore[misc]
+
+        with ctx.Pool(min(jobs, len(tasks)), initializer=init[0], initargs=init[1]) as pool:
+            it = pool.imap_unordered(play_one, tasks)
+            while len(results) < len(tasks):
+                try:
+                    res = it.next(timeout=0.25)
+                except mp.TimeoutError:
+                    drain()
+                    continue
+                drain()
                 results.append(res)
                 if progress:
                     progress(res)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
-from .common import add_rules_arguments, rules_from_args
+from .common import UsageError, add_rules_arguments, bot_listing, rules_or_fail
 
 HELP = "play bots against each other in duplicate (same deals, seats rotated) and rate them"
 
@@ -15,7 +16,8 @@ HELP = "play bots against each other in duplicate (same deals, seats rotated) an
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default="expert,heuristic",
                    help="comma-separated bot specs, repeated around the table; a spec is a name with "
-                        "optional options, e.g. expert:iterations=60 (default: expert,heuristic)")
+                        "optional options, e.g. expert:iterations=60 (default: expert,heuristic); "
+                        "see --list-bots")
     p.add_argument("--deals", type=int, default=20,
                    help="deal sets: each is one game's deals, replayed once per rotation of the seats "
                         "(default 20)")
@@ -29,6 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", default=None, metavar="FILE.png", help="save a chart of the results")
     p.add_argument("--out", default=None, metavar="FILE.jsonl", help="also write every game's record")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--list-bots", action="store_true", help="list the bots (with their levels) and exit")
     add_rules_arguments(p)
 
 
@@ -44,39 +47,51 @@ def _clean(x):
 
 def run(args: argparse.Namespace) -> int:
     from ..bots.base import Budget
-    from ..bots.match import ProgressBar, lineup, rotations, run_match
-    from ..errors import RulesError
+    from ..bots.match import ProgressBar, decisions_per_game, lineup, make_spec, rotations, run_match
 
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        print(f"ohhell arena: bad rules: {e}", file=sys.stderr)
-        return 2
+    if args.list_bots:
+        print(bot_listing())
+        return 0
+    rules = rules_or_fail(args)
     specs = [x.strip() for x in args.bots.split(",") if x.strip()]
     if args.deals < 1:
-        print("ohhell arena: --deals must be at least 1", file=sys.stderr)
-        return 2
+        raise UsageError("--deals must be at least 1")
+    if args.jobs < 0:
+        raise UsageError("--jobs must be 0 (every core) or more")
+    if args.iterations is not None and args.iterations < 1:
+        raise UsageError("--iterations must be at least 1")
+    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise UsageError("--seconds must be a number of seconds above 0")
     try:
         seats = lineup(specs, rules.players)
+        for spec in dict.fromkeys(seats):
+            make_spec(spec, seed=0)           # every option checked before anything runs
     except ValueError as e:
-        print(f"ohhell arena: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(str(e)) from None
     budget = None
     if args.seconds is not None or args.iterations is not None:
         budget = Budget(seconds=args.seconds, iterations=args.iterations)
-    total = args.deals * len(rotations(seats))
-    bar = ProgressBar(total, stream=sys.stderr) if not args.quiet else None
+    games = args.deals * len(rotations(seats))
+    jobs = min(args.jobs or os.cpu_count() or 1, games)
+    bar = None
+    if not args.quiet:
+        print(f"ohhell arena: {games} games ({args.deals} deal sets x {games // args.deals} rotations) "
+              f"of {len(rules.hand_sizes)} hands, {jobs} process{'es' if jobs > 1 else ''}",
+              file=sys.stderr, flush=True)
+        bar = ProgressBar(games * decisions_per_game(rules), label="games", stream=sys.stderr,
+                          items=games, always=True)
     try:
-        match = run_match(rules, specs, deals=args.deals, seed=args.seed, jobs=args.jobs or None,
+        match = run_match(rules, specs, deals=args.deals, seed=args.seed, jobs=jobs,
                           budget=budget, records=bool(args.out),
-                          progress=(lambda r: bar.update()) if bar else None)
+                          progress=(lambda r: bar.count()) if bar else None,
+                          on_decisions=bar.update if bar else None)
+        if bar:
+            bar.update(max(0, bar.total - bar.done))
     except ValueError as e:
+        raise UsageError(str(e)) from None
+    finally:
         if bar:
             bar.close()
-        print(f"ohhell arena: {e}", file=sys.stderr)
-        return 2
-    if bar:
-        bar.close()
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for r in match.results:

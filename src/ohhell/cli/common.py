@@ -9,7 +9,7 @@ from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
-           "name_list", "bot_list"]
+           "name_list", "bot_list", "bot_listing"]
 
 
 class UsageError(Exception):
@@ -25,7 +25,7 @@ def parse_int_list(text: str) -> list[int]:
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
-    """Add every rules field as a flag (INTERFACES.md §3), plus ``--preset``."""
+    """Add every rules field as a flag (docs/interfaces.md §3), plus ``--preset``."""
     g = parser.add_argument_group("rules (every field of a record's rules; see README)")
     g.add_argument("--preset", choices=list(PRESETS), default=None,
                    help="start from a named preset; other flags override it")
@@ -69,7 +69,20 @@ def rules_or_fail(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as e:
-        raise UsageError(f"bad rules: {e}") from None
+        raise UsageError(f"bad rules: {flag_words(str(e))}") from None
+
+
+def flag_words(message: str) -> str:
+    """A rules message with each option's keyword name said as its flag.
+
+    >>> flag_words("hand_sizes must hold whole numbers, not 'x'")
+    "--hand-sizes must hold whole numbers, not 'x'"
+    """
+    import re
+    message = message.replace("hand_sizes=[1, 2, 3]", "--hand-sizes 1,2,3")
+    names = [x for x in ("hand_sizes", "no_trump", *_FLAGS) if "_" in x]
+    return re.sub(r"(?<![\w-])(" + "|".join(names) + r")(?![\w])",
+                  lambda m: "--" + m.group(1).replace("_", "-"), message)
 
 
 def name_list(text: str, n: int, flag: str = "--names") -> list[str]:
@@ -92,3 +105,22 @@ def bot_list(text: str, count: int, what: "str | None" = None) -> list[str]:
     if unknown:
         raise UsageError(f"unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}")
     return names
+
+
+def bot_listing() -> str:
+    """``--list-bots``: every bot name with its level and a one-line description; an alias
+    is shown under the bot it names."""
+    from .. import bots as botlib
+    infos = botlib.catalog()
+    levels = len(botlib.LEVELS)
+    width = max(len(i.name) for i in infos) + 2
+    lines = []
+    for i in infos:
+        if i.alias_of:
+            lines.append(f"  {i.name:<{width}}another name for {i.alias_of}")
+            continue
+        level = f"level {i.level} of {levels}" if i.level else "not a level"
+        lines.append(f"{i.name:<{width + 2}}{level:<13} {i.description}")
+    lines.append("")
+    lines.append("Levels run from weakest to strongest. Arena specs take options, e.g. expert:iterations=60.")
+    return "\n".join(lines)

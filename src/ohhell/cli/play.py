@@ -37,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.list_bots:
+        from .common import bot_listing
+        print(bot_listing())
+        return 0
     try:
         from ..tui.play import PlayApp, PlayOptions, default_save_path, default_settings, load_saved_game
     except ImportError as e:  # pragma: no cover - depends on the installation
@@ -45,10 +49,6 @@ def run(args: argparse.Namespace) -> int:
     from .. import bots as botlib
     from ..errors import OhHellError, RecordError
 
-    if args.list_bots:
-        for name in botlib.names():
-            print(name)
-        return 0
     rules = rules_or_fail(args)
     n = rules.players
     names = None

@@ -7,7 +7,7 @@ run as plain Python over the same arrays (correct, but about a hundred times
 slower).  :mod:`ohhell.env.batch` is the public face; nothing here checks its
 arguments.
 
-The rules implemented are exactly :class:`ohhell.Game`'s (RULES.md): every
+The rules implemented are exactly :class:`ohhell.Game`'s (docs/rules.md): every
 player count 3..7, every schedule and hand-size list, every ``no_trump``
 option (as a per-hand trump flag), hook, simultaneous bidding (seats bid in
 the core's order: the first seat without a bid from the dealer's left),

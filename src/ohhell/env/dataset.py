@@ -1,7 +1,7 @@
 """Training data from game records: every decision with the view it was made from.
 
 Records (``ohhell selfplay --out games.jsonl``, the server's archive, any
-file of INTERFACES.md records) are replayed through the core, so each
+file of docs/interfaces.md records) are replayed through the core, so each
 decision comes with exactly the :class:`~ohhell.View` its seat had when it
 decided (nothing hidden leaks into a training example) and with what
 happened afterwards in that hand.

@@ -2,7 +2,7 @@
 
 The screen is drawn only from the human seat's :class:`~ohhell.view.View`;
 bots get their own seat's view and think in a worker thread, each with a
-short visible delay.  The game is saved (its record, INTERFACES.md §1) after
+short visible delay.  The game is saved (its record, docs/interfaces.md §1) after
 every action, atomically, so it can be resumed at any time.
 """
 

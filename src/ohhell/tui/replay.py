@@ -1,6 +1,6 @@
 """``ohhell replay``: step through any record forwards and backwards.
 
-A record (or a JSON Lines file of records, INTERFACES.md §1) is verified by
+A record (or a JSON Lines file of records, docs/interfaces.md §1) is verified by
 :meth:`ohhell.Game.from_record`, then rewound with :meth:`ohhell.Game.undo`;
 stepping applies or takes back one action at a time.  Everyone's cards are
 shown (a record holds them all), or, on request, only what one seat saw.  A
@@ -31,7 +31,50 @@ from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_a
                      score_rows_from_sheet, score_rows_from_view, score_table, trick_table, trump_text)
 from .widgets import ChartView
 
-__all__ = ["ReplayApp", "Replayer", "ReplayScreen", "SheetReplayScreen", "load_file"]
+__all__ = ["ReplayApp", "Replayer", "ReplayScreen", "SheetReplayScreen", "load_file", "short_labels",
+           "score_column_width"]
+
+
+def short_labels(names: Sequence[str], width: int) -> list[str]:
+    """Column labels of at most ``width`` characters that stay as distinct as the names.
+
+    A name that fits is kept.  A longer one is cut with "…"; where two cut names would
+    look the same, each keeps the end that tells it apart (``heuri…1``, ``heuri…2``), and
+    as a last resort the seat's number leads.
+
+    >>> short_labels(["heuristic 1", "heuristic 2", "Ann"], 7)
+    ['heuri…1', 'heuri…2', 'Ann']
+    >>> short_labels(["Alexandra", "Bob"], 6)
+    ['Alexa…', 'Bob']
+    """
+    width = max(2, width)
+
+    def cut(name: str, keep: int) -> str:
+        if len(name) <= width:
+            return name
+        if keep == 0:
+            return name[:width - 1] + "…"
+        return name[:max(0, width - 1 - keep)] + "…" + name[-keep:]
+
+    labels = [cut(x, 0) for x in names]
+    for keep in range(1, width):
+        clash = [i for i, x in enumerate(labels)
+                 if sum(1 for j, y in enumerate(labels) if y == x and names[j] != names[i])]
+        if not clash:
+            return labels
+        for i in clash:
+            labels[i] = cut(names[i], keep)
+    if len(set(labels)) < len(set(names)):
+        labels = [cut(f"{s + 1} {x}", 0) for s, x in enumerate(names)]
+    return labels
+
+
+def score_column_width(pane: int, players: int, compact: bool) -> int:
+    """About how wide each player's column of :func:`~ohhell.tui.render.score_table` is in a
+    pane ``pane`` cells wide (the narrowest column, give or take one)."""
+    fixed = 9 if compact else 19           # "#", "cards"/"n" and "trump" with the gaps between them
+    gap = 1 if compact else 2
+    return max(2, (pane - fixed) // players - gap - 1)
 
 
 def load_file(path: str) -> "list[dict] | ScoreSheet":
@@ -231,9 +274,11 @@ class ReplayScreen(Screen):
         self.query_one("#bids", Static).update(
             bid_table(live_bid_rows(view), to_act=to_act, hand_size=view.hand_size,
                       title=f"Bids — hand {view.hand_index + 1}", compact=self.query_one("#right").size.width < 44))
-        narrow = self.query_one("#right").size.width < 14 + 9 * n
+        pane = self.query_one("#right").size.width
+        narrow = pane < 14 + 9 * n
+        labels = short_labels(view.names, score_column_width(pane, n, narrow))
         self.query_one("#scores", Static).update(
-            score_table(view.names, score_rows_from_view(view), compact=narrow,
+            score_table(labels, score_rows_from_view(view), compact=narrow,
                         highlight=None if view.is_over else view.hand_index + 1))
         if self._chart:
             self.query_one("#chart", ChartView).set_data(self._series(), view.names)
@@ -367,7 +412,9 @@ class SheetReplayScreen(Screen):
         self.query_one("#bids", Static).update(bid_table(sheet.bid_table(k), hand_size=p.hand_size,
                                                          title=f"Hand {p.number}"))
         rows = score_rows_from_sheet(sheet)[:k + 1]
-        self.query_one("#scores", Static).update(score_table(sheet.names, rows, highlight=k + 1))
+        labels = short_labels(sheet.names, score_column_width(self.query_one("#right").size.width,
+                                                              sheet.players, False))
+        self.query_one("#scores", Static).update(score_table(labels, rows, highlight=k + 1))
         totals = sheet.running_totals()[:k + 1]
         series = [[0] + [t[s] for t in totals] for s in range(sheet.players)]
         self.query_one("#chart", ChartView).set_data(series, sheet.names)

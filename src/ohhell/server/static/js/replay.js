@@ -1,4 +1,4 @@
-// Step-by-step replay of a finished game from its record (INTERFACES.md format).
+// Step-by-step replay of a finished game from its record (docs/interfaces.md format).
 import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand } from "./common.js";
 import { verifyRecord } from "./fair.js";
 
