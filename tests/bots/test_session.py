@@ -75,6 +75,16 @@ def test_a_session_driven_game_equals_the_direct_loop(rules, seed, kinds):
                        on_action=lambda g, s, x: seen_b.append((s, x)))
     assert a.is_over and a.fingerprint() == b.fingerprint()
     assert seen_a == seen_b and len(seen_a) == a.action_count
+    # What each applied action completed: every trick once, every hand once, every reveal once.
+    session = TableSession(Game(rules, seed=seed), [make(kinds[s], seed=f"{seed}/{s}") for s in range(n)])
+    applied = session.run_bots(sleep=None)
+    assert session.game.fingerprint() == b.fingerprint() and [(x.seat, x.action) for x in applied] == seen_b
+    assert [x.trick for x in applied if x.trick] == [t for h in b.past_hands for t in h.tricks]
+    assert [x.hand for x in applied if x.hand] == list(b.past_hands)
+    reveals = [i for i, x in enumerate(applied) if x.revealed]
+    assert len(reveals) == (rules.hand_count if rules.simultaneous_bidding else 0)
+    assert all(isinstance(applied[i].action, Bid) and isinstance(applied[i + 1].action, ohhell.Play)
+               for i in reveals)
 
 
 def test_simultaneous_bids_come_from_views_taken_before_any_bid_of_the_round():

@@ -38,10 +38,9 @@ out :attr:`Turn.delay` and hands the answer to :meth:`complete`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-from ..actions import Action, Bid
+from ..actions import Action, parse_action
 from ..errors import IllegalActionError
 from ..game import BID, Game, HandRecord, Trick
 from ..view import View
@@ -68,8 +67,7 @@ def default_bot() -> str:
 SeatSpec = "str | Bot | None"
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """A bot turn that is due: ``bot`` is to act for ``seat`` from ``view`` within ``budget``.
 
     ``name`` is the bot's name (a registry name where the seat was given one),
@@ -86,15 +84,14 @@ class Turn:
     budget: "Budget | None"
     delay: float
     standin: bool
-    key: tuple = field(repr=False)
+    key: tuple
 
     def decide(self) -> Action:
         """The bot's action (its thinking; touches nothing but the bot)."""
         return self.bot.act(self.view, self.budget)
 
 
-@dataclass(frozen=True)
-class Applied:
+class Applied(NamedTuple):
     """What one applied action did: who did what, and what it completed.
 
     ``trick`` is the trick the action completed (else ``None``), ``hand`` the
@@ -163,6 +160,7 @@ class TableSession:
         self.on_action = on_action
         self.clock = clock
         self._budget = budget
+        self._budget_by_seat = isinstance(budget, Mapping)
         self._make = make
         self._bots: dict[int, tuple[Bot, str]] = {}
         for s, spec in enumerate(seats):
@@ -174,7 +172,9 @@ class TableSession:
         self._away: dict[int, float] = {}          # seat -> when it was marked away
         self._since: dict[int, float] = {}         # seat -> when the table began waiting for it
         self._turns: dict[int, Turn] = {}          # the due turns handed out, by seat
-        self.epoch = 0                             # counts take-backs and seat changes
+        self.epoch = 0                             # counts take-backs
+        self._moves = 0                            # actions applied through the session
+        self._gen: dict[int, int] = {}             # seat -> how often who plays it changed
         self._track()
 
     # --- who plays, who acts ---------------------------------------------------------------
@@ -215,22 +215,21 @@ class TableSession:
         if g.phase == BID and g.rules.simultaneous_bidding:
             # Any bid of the round leaves a round's turn valid: each bot bids from a view
             # taken before the round's bids are revealed.
-            return (self.epoch, seat, "bid", g.hand_index, id(self.bot(seat)))
-        return (self.epoch, seat, g.action_count, id(self.bot(seat)))
+            return (self.epoch, seat, "bid", g.hand_index, self._gen.get(seat, 0))
+        return (self.epoch, seat, self._moves, self._gen.get(seat, 0))
 
     def _valid(self, turn: Turn) -> bool:
-        return (turn.seat in self.game.seats_to_act and not self.is_outside(turn.seat)
-                and turn.key == self._key(turn.seat))
+        return turn.key == self._key(turn.seat) and turn.seat in self.game.seats_to_act
 
     def _budget_for(self, seat: int) -> "Budget | None":
         b = self._budget
-        if isinstance(b, Mapping):
-            return b.get(seat)
-        return b
+        return b.get(seat) if self._budget_by_seat else b    # type: ignore[union-attr]
 
     def turn_delay(self) -> float:
         """The delay of a bot turn now (longer right after a trick is completed)."""
         g = self.game
+        if not self.delay:
+            return 0.0
         trick_done = g.phase != BID and not g.current_trick.cards and g.action_count > 0
         return self.delay * (self.trick_pause if trick_done else 1.0)
 
@@ -273,16 +272,20 @@ class TableSession:
         """
         done: list[Applied] = []
         while limit is None or len(done) < limit:
-            self.tick()
+            if self._away:
+                self.tick()
             turns = self.due()
             if not turns:
                 break
             turn = turns[0]
-            started = time.perf_counter()
-            action = turn.decide()
-            left = turn.delay - (time.perf_counter() - started)
-            if sleep is not None and left > 0:
-                sleep(left)
+            if sleep is None or not turn.delay:
+                action = turn.decide()
+            else:
+                started = time.perf_counter()
+                action = turn.decide()
+                left = turn.delay - (time.perf_counter() - started)
+                if left > 0:
+                    sleep(left)
             applied = self.complete(turn, action)
             if applied is not None:
                 done.append(applied)
@@ -305,19 +308,22 @@ class TableSession:
     def _apply(self, seat: int, action: Action, *, by_bot: bool, standin: bool) -> Applied:
         g = self.game
         hand_before = g.hand_index
-        tricks_before = len(g.tricks)
-        simul_bid = g.phase == BID and g.rules.simultaneous_bidding
+        was_bid = g.phase == BID
         g.apply(action, seat=seat)          # raises with the game unchanged
+        if not isinstance(action, Action):  # it was given as text or a number: it parsed
+            action = parse_action(action)
+        self._moves += 1
         self._turns.pop(seat, None)
         self._since.pop(seat, None)         # a seat that acts again starts a new turn
-        hand_over = g.is_over or g.hand_index != hand_before
-        hand = g.past_hands[-1] if hand_over else None
-        trick = None
-        if hand is not None:
+        hand = trick = None
+        revealed = False
+        if g.is_over or g.hand_index != hand_before:
+            hand = g.past_hands[-1]
             trick = hand.tricks[-1]
-        elif len(g.tricks) != tricks_before:
+        elif was_bid:
+            revealed = g.phase != BID and g.rules.simultaneous_bidding
+        elif g.trick_winner_so_far is None:   # no card on the table now: the action completed a trick
             trick = g.tricks[-1]
-        revealed = simul_bid and isinstance(action, Bid) and g.phase != BID and not hand_over
         self._track()
         if self.on_action is not None:
             self.on_action(g, seat, action)
@@ -346,6 +352,8 @@ class TableSession:
 
     def _track(self) -> None:
         """Note when the table began waiting for each seat to act (the away timer counts from it)."""
+        if self.away_after is None:
+            return
         now = self.clock()
         since = self._since
         self._since = {s: since.get(s, now) for s in self.game.seats_to_act}
@@ -411,12 +419,14 @@ class TableSession:
         else:
             entry = (spec, getattr(spec, "name", type(spec).__name__))
         self._standins[seat] = entry
+        self._gen[seat] = self._gen.get(seat, 0) + 1
         self._turns.pop(seat, None)
 
     def reclaim(self, seat: int) -> bool:
         """The player takes their seat back from a stand-in; returns whether one played for it."""
         if self._standins.pop(seat, None) is None:
             return False
+        self._gen[seat] = self._gen.get(seat, 0) + 1
         self._turns.pop(seat, None)
         since = self._since
         if seat in since:                  # a fresh turn: the away clock starts again
