@@ -186,8 +186,10 @@ def test_an_away_player_is_played_by_a_stand_in_after_the_timeout_until_back():
     assert session.tick() == [0]
     with pytest.raises(IllegalActionError, match="stand-in"):
         session.act(0, Bid(0))
-    session.set_away(0, False)
-    assert session.standins == {} and session.away == [] and session.outside_to_act() == [0]
+    session.set_away(0, False)                              # back: the stand-in stays until reclaimed
+    assert session.standins == {0: default_bot()} and session.away == [] and session.bots_to_act() == [0]
+    assert session.reclaim(0) and not session.reclaim(0)
+    assert session.standins == {} and session.outside_to_act() == [0]
     assert session.run_bots(sleep=None) == [] and session.takeovers() == {}
     session.act(0, Bid(0))
 

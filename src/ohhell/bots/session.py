@@ -16,7 +16,7 @@ The session decides, once for every front end:
   moved past (a stale answer is dropped, not applied);
 * away players: a seat marked away (:meth:`set_away`) whose turn has waited
   ``away_after`` seconds is played by a stand-in bot (:meth:`tick`) until its
-  player is back (:meth:`set_away` with ``False``) or :meth:`reclaim`;
+  player takes the seat back (:meth:`reclaim`);
 * the save hook: ``on_action(game, seat, action)`` runs once after every
   applied action, a bot's or an outside player's.
 
@@ -173,7 +173,6 @@ class TableSession:
         self._since: dict[int, float] = {}         # seat -> when the table began waiting for it
         self._turns: dict[int, Turn] = {}          # the due turns handed out, by seat
         self.epoch = 0                             # counts take-backs
-        self._moves = 0                            # actions applied through the session
         self._gen: dict[int, int] = {}             # seat -> how often who plays it changed
         self._track()
 
@@ -216,9 +215,12 @@ class TableSession:
             # Any bid of the round leaves a round's turn valid: each bot bids from a view
             # taken before the round's bids are revealed.
             return (self.epoch, seat, "bid", g.hand_index, self._gen.get(seat, 0))
-        return (self.epoch, seat, self._moves, self._gen.get(seat, 0))
+        return (self.epoch, seat, g.action_count, self._gen.get(seat, 0))
 
-    def _valid(self, turn: Turn) -> bool:
+    def is_current(self, turn: Turn) -> bool:
+        """Whether ``turn`` may still be completed (the game has not moved past it, it was not
+        taken back, and the same bot still plays the seat); what a front end that logs an
+        action before applying it checks first."""
         return turn.key == self._key(turn.seat) and turn.seat in self.game.seats_to_act
 
     def _budget_for(self, seat: int) -> "Budget | None":
@@ -243,7 +245,7 @@ class TableSession:
         out = []
         for s in self.bots_to_act():
             turn = self._turns.get(s)
-            if turn is None or not self._valid(turn):
+            if turn is None or not self.is_current(turn):
                 entry = self._standins.get(s) or self._bots[s]
                 turn = Turn(s, self.game.view(s), entry[0], entry[1], self._budget_for(s), self.turn_delay(),
                             s in self._standins, self._key(s))
@@ -257,7 +259,7 @@ class TableSession:
 
         :raises IllegalActionError: for an action the rules do not allow; nothing changes.
         """
-        if not self._valid(turn):
+        if not self.is_current(turn):
             return None
         applied = self._apply(turn.seat, action, by_bot=True, standin=turn.standin)
         return applied
@@ -312,7 +314,6 @@ class TableSession:
         g.apply(action, seat=seat)          # raises with the game unchanged
         if not isinstance(action, Action):  # it was given as text or a number: it parsed
             action = parse_action(action)
-        self._moves += 1
         self._turns.pop(seat, None)
         self._since.pop(seat, None)         # a seat that acts again starts a new turn
         hand = trick = None
@@ -365,15 +366,18 @@ class TableSession:
         self._track()
 
     def set_away(self, seat: int, away: bool = True) -> None:
-        """Mark an outside seat's player away (their turns get a stand-in after ``away_after``
-        seconds) or back (a stand-in playing for them stops)."""
+        """Mark a seat's player away (a turn of theirs gets a stand-in once it has waited
+        ``away_after`` seconds, counted from the later of the turn's start and this call) or
+        back (the timer stops; a stand-in already playing stays until :meth:`reclaim`).
+
+        :raises ValueError: for a seat that does not exist.
+        """
         if not 0 <= seat < self.game.players:
             raise ValueError(f"no seat {seat}")
         if away:
             self._away.setdefault(seat, self.clock())
         else:
             self._away.pop(seat, None)
-            self.reclaim(seat)
 
     @property
     def away(self) -> list[int]:
