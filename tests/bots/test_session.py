@@ -265,3 +265,16 @@ def test_every_turn_starts_the_away_clock_afresh():
         if not game.is_over:
             assert session.takeovers() == {session.next_seat(): clock.now + 5}
     assert again > 0
+
+
+def test_apply_replays_any_seats_action_and_parses_text():
+    calls = []
+    game = Game(Rules(3, hand_sizes=[2]), seed=3, dealer=0)
+    session = TableSession(game, [None, "random", None], on_action=lambda *a: calls.append(a[1:]))
+    turn = session.due()[0]
+    applied = session.apply(1, "bid 1")                  # a logged bot action, as text
+    assert applied.action == Bid(1) and applied.by_bot and calls == [(1, Bid(1))]   # the hook gets the parsed action
+    assert not session.is_current(turn) and session.complete(turn, Bid(0)) is None
+    with pytest.raises(IllegalActionError):
+        session.apply(1, Bid(0))                         # not seat 1's turn: nothing changes
+    assert game.action_count == 1 and len(calls) == 1

@@ -307,6 +307,15 @@ class TableSession:
                                      reason=f"{who} plays this seat")
         return self._apply(seat, action, by_bot=False, standin=False)
 
+    def apply(self, seat: int, action: Action) -> Applied:
+        """Apply an action for any seat, whoever plays it: a logged action replayed, or a bot's
+        answer the caller checked (:meth:`is_current`) and logged before applying it.
+
+        :raises IllegalActionError: when the rules do not allow it; nothing changes.
+        """
+        standin = seat in self._standins
+        return self._apply(seat, action, by_bot=not self.is_outside(seat), standin=standin)
+
     def _apply(self, seat: int, action: Action, *, by_bot: bool, standin: bool) -> Applied:
         g = self.game
         hand_before = g.hand_index
