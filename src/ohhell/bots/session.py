@@ -160,7 +160,6 @@ class TableSession:
         self.on_action = on_action
         self.clock = clock
         self._budget = budget
-        self._budget_by_seat = isinstance(budget, Mapping)
         self._make = make
         self._bots: dict[int, tuple[Bot, str]] = {}
         for s, spec in enumerate(seats):
@@ -225,7 +224,9 @@ class TableSession:
 
     def _budget_for(self, seat: int) -> "Budget | None":
         b = self._budget
-        return b.get(seat) if self._budget_by_seat else b    # type: ignore[union-attr]
+        if isinstance(b, Mapping):
+            return b.get(seat)
+        return b
 
     def turn_delay(self) -> float:
         """The delay of a bot turn now (longer right after a trick is completed)."""

@@ -60,6 +60,7 @@ class OhHellEnv(TableOptions, AECEnv):
     bid is in, exactly as in the core's views.
     """
 
+    session: TableSession   # who acts (every agent is an outside seat); made by reset()
     metadata = {"name": "ohhell_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: "Rules | None" = None, *, preset: "str | None" = None,
@@ -77,7 +78,6 @@ class OhHellEnv(TableOptions, AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._rng: "np.random.Generator | None" = None
-        self.session: "TableSession | None" = None
 
     # --- spaces ----------------------------------------------------------------------------
 
@@ -122,8 +122,8 @@ class OhHellEnv(TableOptions, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.session.next_seat()]
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation now: ``{"observation": ..., "action_mask": ...}``."""
@@ -169,10 +169,16 @@ class OhHellEnv(TableOptions, AECEnv):
                     self.rewards[a] = r
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[self.session.next_seat()]
+            self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _select(self) -> None:
+        """Select the agent the session says is to act next."""
+        seat = self.session.next_seat()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
 
     # --- extras ----------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
     """
 
     metadata = {"render_modes": ["human", "ansi"]}
+    session: TableSession   # who acts (the learner's seat is the outside one); made by reset()
 
     def __init__(self, rules: "Rules | None" = None, *, preset: "str | None" = None,
                  opponents: "str | Sequence[Any]" = "random", seat: "int | None" = 0,
@@ -78,7 +79,6 @@ class OhHellGymEnv(TableOptions, gym.Env):
         self.action_space = spaces.Discrete(self.num_actions)
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Any] = {}
-        self.session: "TableSession | None" = None   # who acts: the learner's seat is the outside seat
         self._seen_hands = 0
         self._ended = False
 

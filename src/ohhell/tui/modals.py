@@ -111,7 +111,7 @@ def hint_body(name: str, view: View, decision) -> Group:
         for a, val in sorted(values.items(), key=lambda kv: -kv[1]):
             bar = "█" * max(1, round(12 * (val - worst) / span)) if best != worst else ""
             label = Text(describe_action(a)) if not isinstance(a, Play) else card_text(a.card)
-            row = [label, f"{val:.2f}", Text(bar, style="green" if a == decision.action else "dim")]
+            row: list[Any] = [label, f"{val:.2f}", Text(bar, style="green" if a == decision.action else "dim")]
             if visits:
                 row.append(str(visits.get(a, "")))
             t.add_row(*row)

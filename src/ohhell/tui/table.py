@@ -76,7 +76,7 @@ class PlayScreen(Screen):
         # Who acts, the bots' turns and saving after every action: the table session's.
         self.session = TableSession(game, seats, seed=seed, delay=options.delay, on_action=self._on_action)
         self.bots = {s: self.session.bot(s) for s, name in enumerate(seats) if name is not None}
-        self._hint_bot = None
+        self._hint_bot: "botlib.Bot | None" = None
         self._typed = ""        # digits or a rank typed so far
         self._hold = False      # waiting for the player to close a hand's result
         self._show_last = False
@@ -296,9 +296,7 @@ class PlayScreen(Screen):
             self.query_one("#last-trick", Static).update(self._last_trick_panel(v))
         # whose turn
         status = self._status(v)
-        if self._message.plain:
-            status = Group(status, self._message)
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(Group(status, self._message) if self._message.plain else status)
         # bids and cards
         bidbar = self.query_one(BidBar)
         hand = self.query_one(HandPanel)
@@ -372,7 +370,8 @@ class PlayScreen(Screen):
             return Text("Last trick: none yet this hand.", style="dim")
         t = Text("Last trick: ", style="bold")
         t.append_text(self._trick_cards(trick.leader, trick.cards))
-        t.append(f" — won by {v.names[trick.winner]}")
+        if trick.winner is not None:
+            t.append(f" — won by {v.names[trick.winner]}")
         return t
 
     def _focus_default(self) -> None:
@@ -515,9 +514,10 @@ class PlayScreen(Screen):
         name = self.options.hint_bot or hint_bot_name()
         if self._hint_bot is None:
             self._hint_bot = botlib.make(name, seed=0)
+        bot = self._hint_bot
         view = self.view
         count = self.game.action_count
-        decision = await asyncio.to_thread(self._hint_bot.decide, view)
+        decision = await asyncio.to_thread(bot.decide, view)
         if self.game.action_count != count:  # pragma: no cover - the game moved on meanwhile
             return
         self._message = Text("")
