@@ -83,6 +83,8 @@ def test_a_session_driven_game_equals_the_direct_loop(rules, seed, kinds):
     assert [x.hand for x in applied if x.hand] == list(b.past_hands)
     reveals = [i for i, x in enumerate(applied) if x.revealed]
     assert len(reveals) == (rules.hand_count if rules.simultaneous_bidding else 0)
+    hidden = [x for x in applied if x.hidden]
+    assert len(hidden) == (rules.hand_count * (n - 1) if rules.simultaneous_bidding else 0)
     assert all(isinstance(applied[i].action, Bid) and isinstance(applied[i + 1].action, ohhell.Play)
                for i in reveals)
 
@@ -278,3 +280,25 @@ def test_apply_replays_any_seats_action_and_parses_text():
     with pytest.raises(IllegalActionError):
         session.apply(1, Bid(0))                         # not seat 1's turn: nothing changes
     assert game.action_count == 1 and len(calls) == 1
+
+
+def test_a_text_front_end_needs_only_the_session():
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "text_table.py"
+    spec = importlib.util.spec_from_file_location("text_table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    answers = iter(["nonsense", "99"])
+    said = []
+
+    def ask(view):          # two bad answers first, then the first legal action
+        return next(answers, None) or str(view.legal_actions()[0])
+
+    rules = Rules(3, hand_sizes=[2, 1], simultaneous_bidding=True)
+    game = module.play(Game(rules, seed=5), [None, "random", "random"], ask, said.append, seed=1)
+    assert game.is_over and sum(line.startswith("Seat 0: ") for line in said) == 5    # 2 bids, 3 cards
+    # The bots bid first (hidden), then each bad answer is explained and asked again.
+    assert said[:4] == ["Seat 1: a hidden bid", "Seat 2: a hidden bid", "not an action: 'nonsense'",
+                        "not an action: '99'"]
+    assert said[5] == "bids revealed: Seat 0 0, Seat 1 2, Seat 2 0"

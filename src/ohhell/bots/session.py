@@ -97,7 +97,9 @@ class Applied(NamedTuple):
     ``trick`` is the trick the action completed (else ``None``), ``hand`` the
     hand it completed (its :class:`~ohhell.game.HandRecord`, else ``None``),
     ``revealed`` whether it was the last bid of a simultaneous round (the bids
-    are shown now), ``standin`` whether a bot played it for an away player.
+    are shown now), ``hidden`` whether it is a bid the other seats may not see
+    yet (a simultaneous round still open: show only that the seat has bid),
+    ``standin`` whether a bot played it for an away player.
     """
 
     seat: int
@@ -107,6 +109,7 @@ class Applied(NamedTuple):
     trick: "Trick | None" = None
     hand: "HandRecord | None" = None
     revealed: bool = False
+    hidden: bool = False
 
 
 class TableSession:
@@ -327,18 +330,20 @@ class TableSession:
         self._turns.pop(seat, None)
         self._since.pop(seat, None)         # a seat that acts again starts a new turn
         hand = trick = None
-        revealed = False
+        revealed = hidden = False
         if g.is_over or g.hand_index != hand_before:
             hand = g.past_hands[-1]
             trick = hand.tricks[-1]
         elif was_bid:
-            revealed = g.phase != BID and g.rules.simultaneous_bidding
+            if g.rules.simultaneous_bidding:
+                revealed = g.phase != BID
+                hidden = not revealed
         elif g.trick_winner_so_far is None:   # no card on the table now: the action completed a trick
             trick = g.tricks[-1]
         self._track()
         if self.on_action is not None:
             self.on_action(g, seat, action)
-        return Applied(seat, action, by_bot, standin, trick, hand, revealed)
+        return Applied(seat, action, by_bot, standin, trick, hand, revealed, hidden)
 
     def take_back(self, seat: int) -> int:
         """Take back ``seat``'s last action and every action after it; returns how many

@@ -167,8 +167,7 @@ class PlayScreen(Screen):
         who = "You" if seat == self.human else g.names[seat]
         log = self.query_one("#log", RichLog)
         if isinstance(action, Bid):
-            hidden = g.rules.simultaneous_bidding and seat != self.human and not applied.revealed \
-                and applied.hand is None
+            hidden = applied.hidden and seat != self.human
             log.write(Text(f"{who} {'bid' if seat == self.human else 'bids'}"
                            + (" (hidden until all are in)" if hidden else f" {action.tricks}")))
             if applied.revealed:
