@@ -39,12 +39,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .cards import Card, parse_card
 from .errors import CardError, OhHellError, RecordError, RulesError
+from .files import atomic_write_text  # its home; re-exported here for old imports
 from .records import parse_record
 from .rules import Rules
 from .scoring import bid_status, hand_score, standings, winners as _winners
@@ -854,45 +854,4 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
             raise RecordError("scores are given for a hand that is not finished", hand=no)
         if not last:
             raise RecordError("the hand is unfinished, but a later hand follows", hand=no)
-
-
-def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is always either the old or the new one.
-
-    The text goes to a temporary file in the same folder, is flushed and
-    ``fsync``-ed, then renamed over ``path`` (atomic on POSIX and Windows);
-    the folder is ``fsync``-ed too where the system allows.  Missing folders
-    are created.
-    """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    try:
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows cannot open folders
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(dfd)
 

@@ -103,3 +103,18 @@ def test_heuristic_opponents_are_registered_and_used():
     env = OhHellGymEnv(players=4, hand_sizes=[5], opponents="heuristic")
     total, _, _ = play(env, 7)
     assert type(env._bots[1]).__name__ == type(ohhell.bots.make("heuristic")).__name__
+
+
+def test_simultaneous_bots_bid_first_and_their_bids_stay_hidden_from_the_learner():
+    env = OhHellGymEnv(players=4, hand_sizes=[3, 2], simultaneous_bidding=True, opponents="heuristic", seat=2)
+    obs, info = env.reset(seed=4)
+    for _ in range(2):                                   # the learner's bid in each hand
+        g = env.game
+        assert g.seats_to_act == [2] and sum(b is not None for b in g.bids) == 3   # the bots have bid
+        bids = env.encoder.split(obs["observation"])["bids"]
+        assert bids[:, -1].tolist() == [1.0] * 4         # ...and the learner sees none of it
+        while True:
+            obs, reward, done, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            if done or env.game.phase_name == "bid":
+                break
+    assert env.game.is_over

@@ -12,11 +12,12 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..game import BID, Game
+from ..game import Game
 from .base import Bot, Budget, Decision
+from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 
 __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
-           "factory", "table_names"]
+           "factory", "table_names", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
 _REGISTRY: dict[str, str] = {
@@ -144,21 +145,9 @@ def play_game(game: Game, bots: Sequence[Bot], budget: Budget | None = None,
     """Let ``bots[s]`` play seat ``s`` until the game is over; returns the game.
 
     Each bot sees only its seat's view.  During simultaneous bidding every seat
-    bids from a view taken before any bid of the round is revealed.
+    bids from a view taken before any bid of the round is revealed.  The game is
+    driven by a :class:`TableSession`; ``on_action(game, seat, action)`` runs
+    after every action.
     """
-    while not game.is_over:
-        if game.phase == BID and game.rules.simultaneous_bidding:
-            pending = game.seats_to_act
-            views = {s: game.view(s) for s in pending}
-            for s in pending:
-                action = bots[s].act(views[s], budget)
-                game.apply(action, seat=s)
-                if on_action:
-                    on_action(game, s, action)
-            continue
-        seat = game.to_act
-        action = bots[seat].act(game.view(seat), budget)
-        game.apply(action)
-        if on_action:
-            on_action(game, seat, action)
+    TableSession(game, bots, budget=budget, on_action=on_action).run_bots(sleep=None)
     return game

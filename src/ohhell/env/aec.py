@@ -18,6 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..actions import action_from_id
+from ..bots.session import TableSession
 from ..errors import IllegalActionError
 from ..game import Game
 from ..rules import Rules
@@ -59,6 +60,7 @@ class OhHellEnv(TableOptions, AECEnv):
     bid is in, exactly as in the core's views.
     """
 
+    session: TableSession   # who acts (every agent is an outside seat); made by reset()
     metadata = {"name": "ohhell_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: "Rules | None" = None, *, preset: "str | None" = None,
@@ -113,13 +115,15 @@ class OhHellEnv(TableOptions, AECEnv):
             else:
                 game_seed = None
             self.game = Game(self.rules, seed=game_seed, dealer=self.first_dealer)
+        # Every agent is an outside seat of the session; the session says whose turn it is.
+        self.session = TableSession(self.game, [None] * self.rules.players)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation now: ``{"observation": ..., "action_mask": ...}``."""
@@ -141,8 +145,7 @@ class OhHellEnv(TableOptions, AECEnv):
         try:
             if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise IllegalActionError(f"not an action id: {action!r}", seat=seat, action=action)
-            act = action_from_id(int(action))
-            game.apply(act, seat=seat)
+            self.session.act(seat, action_from_id(int(action)))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -166,10 +169,16 @@ class OhHellEnv(TableOptions, AECEnv):
                     self.rewards[a] = r
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[game.to_act]
+            self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _select(self) -> None:
+        """Select the agent the session says is to act next."""
+        seat = self.session.next_seat()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
 
     # --- extras ----------------------------------------------------------------------------
 

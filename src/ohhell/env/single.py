@@ -21,7 +21,8 @@ from gymnasium import spaces
 
 from ..actions import action_from_id
 from ..errors import IllegalActionError
-from ..game import BID, Game
+from ..bots.session import TableSession
+from ..game import Game
 from ..rules import Rules
 from ._common import TableOptions, standing_rewards
 
@@ -50,6 +51,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
     """
 
     metadata = {"render_modes": ["human", "ansi"]}
+    session: TableSession   # who acts (the learner's seat is the outside one); made by reset()
 
     def __init__(self, rules: "Rules | None" = None, *, preset: "str | None" = None,
                  opponents: "str | Sequence[Any]" = "random", seat: "int | None" = 0,
@@ -99,6 +101,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
         for s, spec in zip(others, self._opponent_specs):
             self._bots[s] = bots.make(spec, seed=f"{game_seed}/{s}") if isinstance(spec, str) else spec
         self.game = Game(self.rules, seed=game_seed, dealer=self.first_dealer)
+        self.session = TableSession(self.game, [self._bots.get(s) for s in range(n)])
         self._seen_hands = 0
         self._ended = False
         earned = self._advance()
@@ -119,7 +122,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
         try:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise IllegalActionError(f"not an action id: {action!r}", seat=self.seat, action=action)
-            game.apply(action_from_id(int(action)), seat=self.seat)
+            self.session.act(self.seat, action_from_id(int(action)))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -144,7 +147,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
     # --- internals -------------------------------------------------------------------------------
 
     def _advance(self) -> list[int]:
-        """Let the bots act until the learner may act or the game ends.
+        """Let the bots act (through the table session) until the learner may act or the game ends.
 
         Returns the learner's scores of every hand that ended meanwhile
         (including one ended by the learner's own action).
@@ -152,18 +155,7 @@ class OhHellGymEnv(TableOptions, gym.Env):
         game = self.game
         me = self.seat
         earned: list[int] = []
-        while not game.is_over:
-            if game.phase == BID and game.rules.simultaneous_bidding:
-                if game.bids[me] is None:
-                    break
-                for s in range(game.players):
-                    if s != me and game.bids[s] is None:
-                        game.apply(self._bots[s].act(game.view(s)), seat=s)
-                continue
-            if game.to_act == me:
-                break
-            s = game.to_act
-            game.apply(self._bots[s].act(game.view(s)))
+        self.session.run_bots(sleep=None)
         past = game.past_hands
         for hr in past[self._seen_hands:]:
             earned.append(hr.scores[me])

@@ -22,7 +22,9 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from ..errors import OhHellError, RulesError
 from ..scoresheet import EntryError, ScoreSheet
-from .play import PLAY_CSS, MessageScreen, archive_path, data_dir, shown_path
+from .modals import MessageScreen
+from .paths import archive_path, data_dir, shown_path
+from .play import PLAY_CSS
 from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, standings_table
 from .setup import Settings, SetupScreen
 from .widgets import ChartView
