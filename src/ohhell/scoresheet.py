@@ -48,6 +48,7 @@ from .errors import CardError, OhHellError, RecordError, RulesError
 from .records import parse_record
 from .rules import Rules
 from .scoring import bid_status, hand_score, standings, winners as _winners
+from .tricks import hook_bid
 
 __all__ = ["ScoreSheet", "HandPlan", "EntryError", "FORMAT", "VERSION", "atomic_write_text",
            "parse_count"]
@@ -228,15 +229,16 @@ class ScoreSheet:
         forbidden = self._hook_forbidden(self._hands[-1].bids, self.to_enter)
         return tuple(b for b in range(p.hand_size + 1) if b != forbidden)
 
-    def _hook_forbidden(self, bids: Sequence["int | None"], seat: int) -> "int | None":
-        """The bid the hook forbids ``seat`` (when it bids last), or ``None``."""
-        if not self.rules.hook or seat != self.plan().dealer:
+    def _hook_forbidden(self, bids: Sequence["int | None"], seat: "int | None",
+                        hand: "int | None" = None) -> "int | None":
+        """The bid the hook forbids ``seat`` (when it bids last), or ``None``
+        (rule home: :func:`ohhell.tricks.hook_bid`)."""
+        if not self.rules.hook or seat is None or seat != self.plan(hand).dealer:
             return None
         others = [b for s, b in enumerate(bids) if s != seat]
         if None in others:
             return None
-        x = self.plan().hand_size - sum(others)
-        return x if x >= 0 else None
+        return hook_bid(self.plan(hand).hand_size, sum(others))  # type: ignore[arg-type]
 
     def hook_note(self) -> str:
         """Why the next bidder may not bid some number, or ``''``."""
@@ -523,7 +525,8 @@ class ScoreSheet:
     def _check_hand(self, k: int, h: _Hand) -> None:
         """Check a hand's values against the rules (hook, ranges, tricks adding up)."""
         p = self.plan(k)
-        if self.rules.hook and None not in h.bids and sum(h.bids) == p.hand_size:  # type: ignore[arg-type]
+        if (self.rules.hook and None not in h.bids
+                and h.bids[p.dealer] == self._hook_forbidden(h.bids, p.dealer, k)):
             raise EntryError(f"hand {p.number}: with the hook the bids may not total {p.hand_size}, "
                              f"the number of tricks ({self.names[p.dealer]} deals and bids last)", hand=k)
         entered = [w for w in h.won if w is not None]
