@@ -37,7 +37,7 @@ from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
 from .scoring import hand_scores, winners
 from .state import BID, OVER, PHASES, PLAY, HandRecord, Phase, Trick
-from .text import seat_label
+from .text import render_game, seat_label
 from .tricks import hook_bid, rejection, trick_state
 from .view import View, bid_table_rows
 
@@ -94,6 +94,28 @@ class Game:
                  "phase", "to_act", "_bids", "_nbids", "_bidsum", "_won", "_trick", "_leader",
                  "_led", "_best", "_winner", "_tricks", "_past", "_totals", "_bid_order", "_given",
                  "_keys", "_first_dealer", "is_over")
+
+    # The slots' types (the private ones are this class's own business).
+    rules: Rules
+    seed: "int | str | None"
+    names: tuple[str, ...]
+    dealer: int
+    hand_size: int
+    trump: int
+    trump_card: int
+    phase: Phase
+    to_act: Any          # int, or None once the game is over (Any keeps the hot path unguarded)
+    is_over: bool
+    _hands: list[int]
+    _deal: tuple[int, ...]
+    _bids: list[Any]     # int, or None for a seat that has not bid
+    _bid_order: list[int]
+    _trick: list[Card]
+    _tricks: list[Trick]
+    _past: list[HandRecord]
+    _totals: list[int]
+    _won: list[int]
+    _given: "dict[int, tuple[tuple[int, ...], int]]"
 
     def __init__(self, rules: "Rules | None" = None, seed: "int | str | None" = None, *,
                  dealer: "int | None" = None, names: "Sequence[str] | None" = None,
@@ -242,7 +264,7 @@ class Game:
         else:
             keys = self._keys
             hands, trump_card = dealing.deal_from_key(keys[k] if k < len(keys) else self._hand_key(k),
-                                                      n, size, dealer, rules._trumps[k])
+                                                      n, size, dealer, rules.has_trump(k))
         self._index = k
         self.dealer = dealer
         self.hand_size = size
@@ -282,12 +304,13 @@ class Game:
         """
         p = self.to_act
         if seat is not None and (seat != p or seat.__class__ is not int):
-            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
+            if seat.__class__ is int and self.phase is BID and self._simul and 0 <= seat < self._n \
                     and self._bids[seat] is None:
                 return _BIDS_UPTO[self.hand_size]
             return ()
         phase = self.phase
-        if phase == PLAY:
+        # The phase is always one of the three Phase members, so `is` tests it (faster than ==).
+        if phase is PLAY:
             # rule home: ohhell.tricks.legal_mask (inlined on rank-mask tables for speed)
             hand = self._hands[p]
             if self._trick:
@@ -301,7 +324,7 @@ class Game:
                         return _SUIT_PLAYS[self.trump][m]
             return (_P0[hand & 8191] + _P1[(hand >> 13) & 8191] + _P2[(hand >> 26) & 8191]
                     + _P3[hand >> 39])
-        if phase == BID:
+        if phase is BID:
             # rule home: ohhell.tricks.hook_bid
             h = self.hand_size
             if self._hook and self._nbids == self._n - 1:
@@ -321,12 +344,12 @@ class Game:
         """
         p = self.to_act
         if seat is not None and (seat != p or seat.__class__ is not int):
-            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
+            if seat.__class__ is int and self.phase is BID and self._simul and 0 <= seat < self._n \
                     and self._bids[seat] is None:
                 p = seat
             else:
                 raise self._rejection(action, seat)
-        if action.__class__ is Play and self.phase == PLAY:
+        if action.__class__ is Play and self.phase is PLAY:
             bit = action.bit
             hands = self._hands
             hand = hands[p]
@@ -364,7 +387,7 @@ class Game:
             trick.append(action.card)
             self.to_act = self._next[p]
             return
-        if self.phase == BID and action.__class__ is Bid:
+        if self.phase is BID and action.__class__ is Bid:
             b = action.tricks
             h = self.hand_size
             # rule home: ohhell.tricks.hook_bid (b == h - bidsum, inlined)
@@ -458,7 +481,7 @@ class Game:
     def _rejection(self, action: object, seat: object) -> IllegalActionError:
         """The error for an action that is not legal for ``seat``: say exactly why
         (the wording and the rule live in :func:`ohhell.tricks.rejection`)."""
-        ok = seat.__class__ is int and 0 <= seat < self._n  # type: ignore[operator]
+        ok = seat.__class__ is int and 0 <= seat < self._n
         s: int = seat if ok else 0  # type: ignore[assignment]
         return rejection(action, seat, players=self._n, phase=self.phase, to_act=self.to_act,
                          has_bid=ok and self._bids[s] is not None, simultaneous=self._simul,
@@ -503,6 +526,7 @@ class Game:
         if not self._trick:
             # The last card completed a trick: open it again.
             last = self._tricks.pop()
+            assert last.winner is not None   # a finished trick has its winner
             self._won[last.winner] -= 1
             self._trick = list(last.cards)
             self._leader = last.leader
@@ -717,7 +741,6 @@ class Game:
         return f"<Game {self.rules.players} players, {where}, totals {list(self._totals)}>"
 
     def __str__(self) -> str:
-        from .text import render_game
         return render_game(self)
 
 

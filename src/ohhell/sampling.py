@@ -117,6 +117,7 @@ class HandSampler:
         if view.phase == "over":
             raise ValueError("the game is over: there are no hidden cards")
         self.view = view
+        self.seat: int = view.seat
         self.rng = rng if rng is not None else _random.Random()
         n = view.players
         me = view.seat
@@ -218,7 +219,7 @@ class HandSampler:
         rng = self.rng
         view = self.view
         hands = [0] * len(self.need)
-        hands[view.seat] = view.hand_mask
+        hands[self.seat] = view.hand_mask
         pools = [card_numbers(m) for m in self._suit_cards]
         rem = self._counts
         for i, s in enumerate(self.constrained):

@@ -221,6 +221,12 @@ class ScoreSheet:
         values = h.bids if None in h.bids else h.won
         return next(s for s in self.order() if values[s] is None)
 
+    def _enterer(self) -> int:
+        """:attr:`to_enter` where the caller has checked that the game is not over."""
+        seat = self.to_enter
+        assert seat is not None
+        return seat
+
     def allowed_bids(self) -> tuple[int, ...]:
         """The bids the next bidder may make (the hook removes one for the dealer)."""
         if self.phase != "bid":
@@ -248,7 +254,7 @@ class ScoreSheet:
         if x is None:
             return ""
         h = self.plan().hand_size
-        return (f"{self.names[self.to_enter]} deals and, with the hook, may not bid {x}: "
+        return (f"{self.names[self._enterer()]} deals and, with the hook, may not bid {x}: "
                 f"the bids would total {h}, the number of tricks")
 
     # --- entering ---------------------------------------------------------------------------
@@ -274,7 +280,7 @@ class ScoreSheet:
         :raises EntryError: as :meth:`check_bid`; the sheet is then unchanged.
         """
         b = self.check_bid(bid)
-        self._hands[-1].bids[self.to_enter] = b
+        self._hands[-1].bids[self._enterer()] = b
 
     def check_tricks(self, won: "int | str") -> int:
         """The next player's tricks won, parsed and checked, without entering them.
@@ -285,7 +291,7 @@ class ScoreSheet:
         if self.phase != "tricks":
             raise EntryError("enter the bids first" if self.phase == "bid" else "the game is over")
         p = self.plan()
-        seat = self.to_enter
+        seat = self._enterer()
         h = self._hands[-1]
         w = parse_count(won, "number of tricks", p.hand_size)
         entered = [x for x in h.won if x is not None]
@@ -309,7 +315,7 @@ class ScoreSheet:
         """
         w = self.check_tricks(won)
         h = self._hands[-1]
-        h.won[self.to_enter] = w
+        h.won[self._enterer()] = w
         if None not in h.won:
             self._score(self.hand_index)
             if self.hand_index + 1 < self.hand_count:
@@ -715,7 +721,8 @@ class ScoreSheet:
             raise RecordError(f"version {data.get('version')!r} is not supported "
                               f"(this reader knows version {VERSION})")
         try:
-            rules = Rules.from_dict(data.get("rules"))
+            rules_data: Any = data.get("rules")   # from_dict says what is wrong with a bad one
+            rules = Rules.from_dict(rules_data)
         except RulesError as e:
             raise RecordError(f"rules: {e}") from None
         n = rules.players
@@ -819,8 +826,8 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
         raise RecordError("a score sheet records no cards: deal and tricks must be null", hand=no)
     if k != sheet.hand_index:
         raise RecordError("the previous hand is unfinished, so this hand cannot have started", hand=no)
-    bids = h.get("bids")
-    won = h.get("tricks_won")
+    bids: Any = h.get("bids")        # checked just below
+    won: Any = h.get("tricks_won")
     for field, values in (("bids", bids), ("tricks_won", won)):
         if not isinstance(values, list) or len(values) != n:
             raise RecordError(f"{field} must be a list of {n} numbers or nulls, one per seat", hand=no)
@@ -847,11 +854,11 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
             sheet.set_trump_card(tc, k)
     except EntryError as e:
         raise RecordError(str(e), hand=no) from None
-    finished = sheet._hands[k].scores is not None
-    if finished:
-        if h.get("scores") != list(sheet._hands[k].scores):
+    scores = sheet._hands[k].scores
+    if scores is not None:
+        if h.get("scores") != list(scores):
             raise RecordError(f"scores are {h.get('scores')!r}, but the rules score this hand "
-                              f"{list(sheet._hands[k].scores)}", hand=no)
+                              f"{list(scores)}", hand=no)
     else:
         if h.get("scores") is not None:
             raise RecordError("scores are given for a hand that is not finished", hand=no)

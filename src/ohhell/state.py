@@ -55,7 +55,7 @@ class HandRecord(NamedTuple):
     the seats in the order they bid (``None``: clockwise from the dealer's left).
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, as it always has
     dealer: int
     hand_size: int
     deal: tuple[int, ...]

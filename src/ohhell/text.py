@@ -153,7 +153,8 @@ def render_view(view: "View", *, pretty: bool = True) -> str:
         lines.append(f"Trick {len(view.tricks) + 1}: {played}")
     elif view.tricks:
         last = view.tricks[-1]
-        lines.append(f"Last trick won by {view.names[last.winner]}: {format_cards(last.cards, pretty=pretty)}")
+        won_by = view.names[last.winner] if last.winner is not None else "?"   # a finished trick has a winner
+        lines.append(f"Last trick won by {won_by}: {format_cards(last.cards, pretty=pretty)}")
     if view.is_over:
         lines.append("Game over. Winner" + ("s: " if len(view.winners) > 1 else ": ")
                      + ", ".join(view.names[s] for s in view.winners))

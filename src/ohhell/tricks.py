@@ -194,7 +194,7 @@ def rejection(action: object, seat: object, *, players: int, phase: str, to_act:
     n = players
     if phase == "over":
         return err("game_over", "the game is over")
-    if seat.__class__ is not int or not 0 <= seat < n:  # type: ignore[operator]
+    if seat.__class__ is not int or not 0 <= seat < n:
         return err("no_such_seat", f"there is no seat {show(seat)} (seats are 0 to {n - 1})")
     if phase == "bid" and simultaneous:
         if has_bid:
