@@ -28,7 +28,7 @@ card is played.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from . import dealing
 from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action

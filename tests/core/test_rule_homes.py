@@ -344,3 +344,28 @@ def test_view_voids_are_the_homes(pos):
             assert bool(voids[s] >> led & 1) == (c // 13 != led)
     assert all(v == 0 for v in voids) or trick
     assert mask_to_cards(0) == []
+
+
+# --- no trump is None at every boundary --------------------------------------------------------
+
+@given(st.integers(0, 2 ** 52 - 1), st.integers(3, 7))
+def test_no_trump_is_none_at_the_fast_boundaries(hand, n):
+    from ohhell.sampling import card_win_chances
+    hand &= (1 << 52) - 1
+    size = min(hand.bit_count(), 52 // n)
+    if size == 0:
+        return
+    hand = sum(1 << c for c in card_numbers(hand)[:size])
+    assert card_win_chances(hand, None, n, size) == card_win_chances(hand, -1, n, size, -1)
+    hands = [hand] + [0] * (n - 1)
+    assert HandState(hands, None, 0, hand_size=size).trump == -1
+
+
+def test_the_game_reads_no_trump_as_none_and_the_phase_as_one_type():
+    g = Game.from_deal(Rules(3, hand_sizes=[1], no_trump="never"), dealer=0,
+                       deal=[["AS"], ["2C"], ["3C"]], trump_card="4D")
+    assert g.trump_suit == 1 and g.turned_card == CARDS[15] and str(g.turned_card) == "4D"
+    g = Game(Rules(3, hand_sizes=[17]), seed=3)       # the whole deck is dealt: no trump
+    assert g.trump_suit is None and g.turned_card is None and g.view(0).trump is None
+    assert g.phase is BID and g.view(0).phase is BID and g.phase == "bid" and g.phase_name == "bid"
+    assert g.view(0).to_dict()["phase"] == "bid" and type(g.view(0).to_dict()["phase"]) is str
