@@ -12,6 +12,10 @@ plain ints, and everything that is not a speed-critical inner loop calls it:
 * :func:`hook_bid` - the bid the hook forbids the last bidder;
 * :func:`voids_shown` - what the cards played reveal: a seat that did not
   follow holds none of the suit led (under must trump, none of trump either).
+* :func:`rejection` - the error, with its reason, for an action that is not
+  legal (what :meth:`Game.check <ohhell.game.Game.check>` and
+  :meth:`View.rejection <ohhell.view.View.rejection>` return; worded for
+  players by :func:`ohhell.text.explain_illegal`).
 
 Conventions: a card is an int ``suit * 13 + rank``; a hand is a 52-bit mask;
 ``trump`` and ``led`` are a suit 0..3 or ``None`` (no trump; no card led yet).
@@ -20,7 +24,8 @@ The fast paths may pass ``-1`` for "none" instead: every function here treats
 
 Copies kept inline for speed point here with a comment ``rule home:
 ohhell.tricks.<name>`` and are tested against these functions in lockstep
-(``tests/core/test_rule_homes.py``): :class:`ohhell.game.Game` (``apply`` and
+(``tests/core/test_rule_homes.py``, ``tests/env/test_kernel_rules.py``):
+:class:`ohhell.game.Game` (``apply`` and
 ``legal_actions``), :mod:`ohhell.fast`, the numba kernels of
 :mod:`ohhell.env._kernels`, and the bots' search loops
 (:mod:`ohhell.bots.solver`, :mod:`ohhell.bots.policy`,
