@@ -493,8 +493,8 @@ class Game:
     def forbidden_bid(self, seat: "int | None" = None) -> "int | None":
         """The bid the hook forbids ``seat`` (default: :attr:`to_act`) now, or ``None``.
 
-        Only the last seat to bid is ever hooked (the dealer, or whoever bids last
-        under simultaneous bidding); see :func:`ohhell.tricks.hook_bid`.
+        Only the last seat to bid, the dealer, is ever hooked (the hook does not
+        combine with simultaneous bidding); see :func:`ohhell.tricks.hook_bid`.
         """
         s = self.to_act if seat is None else seat
         if (not self._hook or self.phase != BID or self._nbids != self._n - 1 or s is None

@@ -194,16 +194,16 @@ class View:
         if action in self.legal:
             return None
         seat = self.seat
-        me = seat is not None
         forbidden = None
-        if me and self.phase == BID and self.legal:
+        if seat is not None and self.phase == BID and self.legal:
             # The hook's bid is the one the game left out of this seat's choices.
             missing = [b for b in range(self.hand_size + 1) if BIDS[b] not in self.legal]
             forbidden = missing[0] if missing else None
         t = self.trick
         return rejection(action, seat, players=self.players, phase=self.phase, to_act=self.to_act,
-                         has_bid=me and self.has_bid[seat], simultaneous=self.rules.simultaneous_bidding,  # type: ignore[index]
-                         hand_size=self.hand_size, forbidden=forbidden, hand=self.hand_mask,
+                         has_bid=seat is not None and self.has_bid[seat],
+                         simultaneous=self.rules.simultaneous_bidding, hand_size=self.hand_size,
+                         forbidden=forbidden, hand=self.hand_mask,
                          led=t.cards[0] // 13 if t.cards else None, trump=self.trump,
                          must_trump=self.rules.must_trump)
 
