@@ -369,3 +369,64 @@ def test_the_game_reads_no_trump_as_none_and_the_phase_as_one_type():
     assert g.trump_suit is None and g.turned_card is None and g.view(0).trump is None
     assert g.phase is BID and g.view(0).phase is BID and g.phase == "bid" and g.phase_name == "bid"
     assert g.view(0).to_dict()["phase"] == "bid" and type(g.view(0).to_dict()["phase"]) is str
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.data())
+def test_the_solver_searches_by_the_homes(pos, data):
+    """The exact solver's inlined legal cards and trick strength against a plain max^n written
+    on the homes (same order of trial: the heuristic's card first, then low to high)."""
+    from ohhell.bots.policy import choose_card
+    from ohhell.bots.solver import solve
+    n, hands, leader, trick, trump, must, size = pos
+    if size > 3 or n > 5:
+        size = min(size, 3)
+        if n > 5 or size * n > 52:
+            return
+        # Cut the hands down to `size` cards left (a seat that played to the trick keeps one fewer).
+        cut = []
+        for s in range(n):
+            keep = size - (1 if (s - leader) % n < len(trick) else 0)
+            cut.append(sum(1 << c for c in card_numbers(hands[s])[:keep]))
+        hands = cut
+    bids = [data.draw(st.integers(0, size)) for _ in range(n)]
+    scores_tricks = data.draw(st.booleans())
+    score = [[(10 + t if t == bids[s] else (t if scores_tricks else 0)) for t in range(size + 1)]
+             for s in range(n)]
+    t_int = -1 if trump is None else trump
+    state = HandState(list(hands), trump, leader, hand_size=size, bids=bids, trick=trick, must_trump=must)
+
+    def brute(hs, won, p, played, cur, lead):
+        if sum(won) == size:
+            return won
+        tl = len(cur)
+        led = cur[0] // 13 if tl else None
+        legal = legal_mask(hs[p], led, trump, must)
+        _, best, wn = trick_state(cur, lead, trump, n)
+        if legal & (legal - 1):
+            first = choose_card(hs[p], legal, tl, led if tl else -1, best, wn, n, t_int, played,
+                                bids[p] - won[p], size - sum(won),
+                                (bids[wn] - won[wn]) if tl else None, scores_tricks)
+        else:
+            first = legal.bit_length() - 1
+        best_res, best_v = None, None
+        for c in [first] + [x for x in card_numbers(legal) if x != first]:
+            h2 = list(hs)
+            h2[p] ^= 1 << c
+            t2 = cur + [c]
+            l2 = lead if tl else p
+            if len(t2) == n:
+                w = trick_winner(t2, l2, trump, n)
+                won2 = list(won)
+                won2[w] += 1
+                res = brute(h2, won2, w, played | 1 << c, [], w)
+            else:
+                res = brute(h2, won, (p + 1) % n, played | 1 << c, t2, l2)
+            v = score[p][res[p]]
+            if best_v is None or v > best_v:
+                best_res, best_v = res, v
+        return best_res
+
+    played = sum(1 << c for c in trick)
+    want = brute(list(hands), [0] * n, (leader + len(trick)) % n, played, list(trick), leader)
+    assert solve(state, score, scores_tricks=scores_tricks) == list(want)
