@@ -430,3 +430,40 @@ def test_the_solver_searches_by_the_homes(pos, data):
     played = sum(1 << c for c in trick)
     want = brute(list(hands), [0] * n, (leader + len(trick)) % n, played, list(trick), leader)
     assert solve(state, score, scores_tricks=scores_tricks) == list(want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules_strategy(max_hands=1), st.integers(0, 2 ** 32), st.integers(0, 40),
+       st.floats(0.05, 1.0), st.booleans())
+def test_play_inference_reads_the_plays_by_the_homes(rules, seed, steps, slack, must):
+    """PlayModel.likelihood inlines the legal cards of each observed play; recompute it with
+    the home and compare."""
+    from ohhell.bots.inference import PlayModel
+    from ohhell.bots.policy import choose_card
+    rules = rules.replace(must_trump=must or rules.must_trump)
+    rng = random.Random(seed)
+    g = Game(rules, seed=seed)
+    while g.phase == BID:
+        seat = rng.choice(g.seats_to_act)
+        g.apply(rng.choice(g.legal_actions(seat)), seat=seat)
+    for _ in range(steps):
+        if g.phase != PLAY:
+            return
+        g.apply(rng.choice(g.legal_actions()))
+    if g.phase != PLAY:
+        return
+    v = g.view(g.to_act)
+    model = PlayModel(v, slack)
+    hands = [g.hand_mask(s) for s in range(g.players)]
+    trump = v.trump
+    w = 1.0
+    for s, c, tl, led, best, winner, gone, need, left, wneed, held in model.events:
+        hand = hands[s] | held
+        legal = legal_mask(hand, led if tl else None, trump, rules.must_trump)
+        if not legal & (legal - 1):
+            continue
+        k = legal.bit_count()
+        pick = choose_card(hand, legal, tl, led, best, winner, g.players, -1 if trump is None else trump,
+                           gone, need, left, wneed, rules.missed_bid_scores_tricks)
+        w = w / (1.0 + slack * (k - 1)) if pick == c else w * slack / (1.0 + slack * (k - 1))
+    assert model.likelihood(hands) == pytest.approx(w, rel=1e-12)
