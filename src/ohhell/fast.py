@@ -40,7 +40,7 @@ import random as _random
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .cards import card_numbers
-from .tricks import strength
+from .tricks import hook_bid, strength
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -328,14 +328,14 @@ def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None"
         t = cards[dealt] // 13 if trump and dealt < 52 else -1
         must = must_trump and t >= 0
         dealer = hand_no % n
-        # Bids: uniformly random among the legal ones (the dealer under the hook avoids one;
-        # rule home: ohhell.tricks.hook_bid).
+        # Bids: uniformly random among the legal ones (the dealer under the hook avoids one).
         total = 0
         for j in range(n - 1):
             total += int(rand() * bid_range)
-        if hook and 0 <= h - total <= h:
+        x = hook_bid(h, total) if hook else None
+        if x is not None:
             b = int(rand() * h)
-            if b >= h - total:
+            if b >= x:
                 b += 1
         else:
             b = int(rand() * bid_range)
