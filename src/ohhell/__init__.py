@@ -8,8 +8,8 @@ The public API (docs/interfaces.md §2):
 (True, 1)
 >>> game.apply(game.legal_actions()[0])
 
-Layers point one way: ``cards -> rules -> game (+ scoring, views, records)
--> bots -> cli | server | env``.  This package's core needs no third-party
+Layers point one way: ``cards -> rules -> tricks (the rules of play) ->
+game (+ scoring, views, records) -> bots -> cli | server | env``.  This package's core needs no third-party
 package; ``ohhell.bots`` is imported on first use.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from .actions import Action, Bid, Play, action_from_id, parse_action
 from .cards import CARDS, Card, cards_to_mask, mask_to_cards, parse_card
 from .errors import CardError, IllegalActionError, OhHellError, RecordError, RulesError
-from .game import Game, HandRecord, Trick
+from .game import Game, HandRecord, Phase, Trick
 from .records import dumps, read_records, write_records
 from .rules import PRESETS, Rules
 from .scoring import hand_score
@@ -27,7 +27,7 @@ from .view import View
 __version__ = "0.1.0"
 
 __all__ = [
-    "Game", "Rules", "PRESETS", "Bid", "Play", "Action", "Card", "CARDS", "View", "Trick",
+    "Game", "Rules", "PRESETS", "Bid", "Play", "Action", "Card", "CARDS", "View", "Trick", "Phase",
     "HandRecord", "OhHellError", "IllegalActionError", "RulesError", "RecordError", "CardError",
     "parse_card", "parse_action", "action_from_id", "cards_to_mask", "mask_to_cards", "hand_score",
     "dumps", "read_records", "write_records", "bots", "__version__",

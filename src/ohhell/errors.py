@@ -45,14 +45,22 @@ class IllegalActionError(OhHellError):
 
     ``seat`` is the seat that tried to act (or ``None`` when unknown), ``action``
     the rejected action and ``reason`` the explanation without the prefix.
+    ``code`` names the rule that was broken (one of :data:`ohhell.tricks.FAULTS`,
+    or ``None`` when unclassified) and ``facts`` holds the numbers behind it
+    (``seat``, ``to_act``, ``hand_size``, and as they apply ``bid``, ``card``,
+    ``led``, ``trump``: seats 0-based, suits 0..3); :func:`ohhell.text.explain_illegal`
+    words them for the player.
     """
 
     def __init__(self, message: str, *, seat: int | None = None, action: object = None,
-                 reason: str | None = None) -> None:
+                 reason: str | None = None, code: str | None = None,
+                 facts: dict | None = None) -> None:
         super().__init__(message)
         self.seat = seat
         self.action = action
         self.reason = reason if reason is not None else message
+        self.code = code
+        self.facts = facts if facts is not None else {}
 
 
 class RecordError(OhHellError):

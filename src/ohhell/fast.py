@@ -13,10 +13,15 @@ gives them:
 * :func:`random_hands`: whole random hands (deal, bids, play) for throughput
   measurements against OpenSpiel's C++ loop.
 
-Cards are the core's ints (``suit * 13 + rank``); a trump of ``-1`` means no
-trump.  The play rules are the engine's: follow suit if able; under
-``must_trump``, a player who cannot follow must trump if able; the highest
-trump wins, else the highest card of the led suit.
+Cards are the core's ints (``suit * 13 + rank``).  At this module's boundary
+no trump is ``None`` as everywhere (``HandState(trump=None)``); inside, for
+speed, :attr:`HandState.trump` and the loops hold ``-1`` instead.  The play
+rules are the engine's, and their one home is :mod:`ohhell.tricks`: follow
+suit if able; under ``must_trump``, a player who cannot follow must trump if
+able (:func:`ohhell.tricks.legal_mask`); the highest trump wins, else the
+highest card of the led suit (:func:`ohhell.tricks.strength`).  The copies
+inlined here for speed are tested against those homes in
+``tests/core/test_rule_homes.py``.
 
 >>> import ohhell, random
 >>> g = ohhell.Game.from_deal(ohhell.Rules.preset("openspiel", players=4, tricks=2), dealer=1,
@@ -35,6 +40,7 @@ import random as _random
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .cards import card_numbers
+from .tricks import hook_bid, strength
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -48,15 +54,9 @@ _SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
 _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(8))
 
 
-def trick_strength(card: int, led: int, trump: int) -> int:
-    """How strongly ``card`` stands in a trick: 26+rank for a trump, 13+rank for
-    the led suit, -1 for a discard.  The highest strength wins the trick."""
-    s = card // 13
-    if s == trump:
-        return 26 + card % 13
-    if s == led:
-        return 13 + card % 13
-    return -1
+#: How strongly a card stands in a trick (``trick_strength(card, led, trump)``): the
+#: rule's home, :func:`ohhell.tricks.strength`, under the name this module always had.
+trick_strength = strength
 
 
 def lowest(mask: int) -> int:
@@ -76,24 +76,25 @@ class HandState:
     current trick in play order from ``leader``, ``won[s]`` the tricks seat
     ``s`` has won, ``bids`` the bids (``None`` entries allowed for analysis),
     ``to_act`` the seat to play.  :meth:`play` trusts its caller: pass only
-    cards from :meth:`legal_mask`.
+    cards from :meth:`legal_mask`.  ``trump`` is given as a suit or ``None``;
+    the attribute holds ``-1`` for no trump (the inner loops' sentinel).
     """
 
     __slots__ = ("n", "hands", "trump", "must_trump", "hand_size", "bids", "won", "trick",
                  "leader", "led", "best", "winner", "to_act", "tricks_left", "played")
 
-    def __init__(self, hands: Sequence[int], trump: int, leader: int, *, hand_size: int,
+    def __init__(self, hands: Sequence[int], trump: "int | None", leader: int, *, hand_size: int,
                  bids: "Sequence[int | None] | None" = None, won: "Sequence[int] | None" = None,
                  trick: Sequence[int] = (), must_trump: bool = False, played: int = 0) -> None:
         n = len(hands)
         self.n = n
         self.hands = list(hands)
-        self.trump = trump
+        self.trump: int = -1 if trump is None else trump
         self.must_trump = must_trump
         self.hand_size = hand_size
-        self.bids = list(bids) if bids is not None else [None] * n
+        self.bids: list[int | None] = list(bids) if bids is not None else [None] * n
         self.won = list(won) if won is not None else [0] * n
-        self.trick = []
+        self.trick: list[int] = []
         self.leader = leader
         self.led = -1
         self.best = -1
@@ -113,7 +114,8 @@ class HandState:
         """The current hand of a game in the play phase (the full truth)."""
         if game.phase_name != "play":
             raise ValueError("HandState needs a hand in its play phase")
-        return cls(list(game._hands), game.trump, game.current_trick.leader, hand_size=game.hand_size,
+        hands = [game.hand_mask(s) for s in range(game.players)]
+        return cls(hands, game.trump_suit, game.current_trick.leader, hand_size=game.hand_size,
                    bids=game.bids, won=game.tricks_won, trick=[int(c) for c in game.current_trick.cards],
                    must_trump=game.rules.must_trump, played=_played(game.tricks, game.current_trick.cards))
 
@@ -124,10 +126,12 @@ class HandState:
         ``others[s]`` is the mask guessed for seat ``s`` (ignored for the
         view's own seat, whose real hand is used).
         """
+        if view.seat is None:
+            raise ValueError("HandState.from_view needs a seat's view, not a spectator's")
         hands = list(others)
         hands[view.seat] = view.hand_mask
         bids = [b for b in view.bids]
-        return cls(hands, -1 if view.trump is None else view.trump, view.trick.leader,
+        return cls(hands, view.trump, view.trick.leader,
                    hand_size=view.hand_size, bids=bids, won=view.tricks_won,
                    trick=[int(c) for c in view.trick.cards], must_trump=view.rules.must_trump,
                    played=view.played_mask & ~_mask(view.trick.cards))
@@ -159,6 +163,7 @@ class HandState:
 
     def legal_mask(self) -> int:
         """The cards ``to_act`` may play, as a mask."""
+        # rule home: ohhell.tricks.legal_mask (inlined for speed)
         hand = self.hands[self.to_act]
         if self.trick:
             m = hand & _SUIT_MASK[self.led]
@@ -181,6 +186,7 @@ class HandState:
         self.played |= 1 << card
         trick = self.trick
         s = _SUIT[card]
+        # rule home: ohhell.tricks.strength (inlined for speed)
         if trick:
             st = 26 + _RANK[card] if s == self.trump else (13 + _RANK[card] if s == self.led else -1)
             if st > self.best:
@@ -252,6 +258,7 @@ def _play_at_random(hands: list, won: list, n: int, trump: int, must: bool, p: i
     ``won`` in place; returns the seat to act afterwards.  All state lives in
     locals, which is what makes it fast.
     """
+    # rule homes: ohhell.tricks.legal_mask and ohhell.tricks.strength (inlined: all in locals)
     nxt = _NEXT[n]
     tmask = _SUIT_MASK[trump] if trump >= 0 else 0
     while left:
@@ -325,9 +332,10 @@ def random_hands(players: int, hand_size: int, count: int, *, seed: "int | None"
         total = 0
         for j in range(n - 1):
             total += int(rand() * bid_range)
-        if hook and 0 <= h - total <= h:
+        x = hook_bid(h, total) if hook else None
+        if x is not None:
             b = int(rand() * h)
-            if b >= h - total:
+            if b >= x:
                 b += 1
         else:
             b = int(rand() * bid_range)

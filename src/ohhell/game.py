@@ -28,19 +28,21 @@ card is played.
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from . import dealing
 from .actions import BIDS, PLAYS, Action, Bid, Play, parse_action
-from .cards import CARDS, SUIT_MASKS, SUIT_NAMES, SUIT_SHIFT, Card, mask_to_cards, parse_card
+from .cards import CARDS, SUIT_MASKS, SUIT_SHIFT, Card, mask_to_cards, parse_card
 from .errors import IllegalActionError, OhHellError, RulesError, show
 from .rules import Rules
 from .scoring import hand_scores, winners
+from .state import BID, OVER, PHASES, PLAY, HandRecord, Phase, Trick
+from .text import render_game, seat_label
+from .tricks import hook_bid, rejection, trick_state
+from .view import View, bid_table_rows
 
-__all__ = ["Game", "Trick", "HandRecord", "BID", "PLAY", "OVER", "PHASES", "trick_state"]
-
-BID, PLAY, OVER = 0, 1, 2
-PHASES = ("bid", "play", "over")
+__all__ = ["Game", "Trick", "HandRecord", "Phase", "BID", "PLAY", "OVER", "PHASES", "trick_state",
+           "check_deal"]
 
 # _SUIT_PLAYS[s][m]: the Play actions of suit s for the 13-bit rank mask m, low to high.
 _SUIT_PLAYS: list[list[tuple[Play, ...]]] = []
@@ -60,75 +62,7 @@ _HOOK_BIDS = tuple(tuple(BIDS[:x] + BIDS[x + 1:h + 1] for x in range(h + 1)) for
 _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(8))
 _NO_GIVEN: dict = {}        # shared, never mutated: no hand dealt from given cards
 _new_trick = tuple.__new__   # builds a NamedTuple without its Python-level __new__
-_DEFAULT_NAMES = tuple(tuple(f"Seat {s}" for s in range(n)) for n in range(8))
-
-
-def trick_state(cards, leader: int, trump: int, players: int) -> tuple[int, int, int]:
-    """``(led suit, strength of the best card, seat winning so far)`` of the cards of a trick
-    played from ``leader`` (``trump`` is ``-1`` for none); ``(-1, -1, -1)`` before the lead.
-
-    A card's strength is 26 + rank for a trump, 13 + rank for the led suit and -1 otherwise.
-    """
-    if not cards:
-        return -1, -1, -1
-    led = cards[0] // 13
-    best, winner = -1, leader
-    for i, c in enumerate(cards):
-        s = c // 13
-        st = 26 + c % 13 if s == trump else (13 + c % 13 if s == led else -1)
-        if st > best:
-            best, winner = st, (leader + i) % players
-    return led, best, winner
-
-
-class Trick(NamedTuple):
-    """A trick: who led, the cards in play order, and who won (``None`` while open)."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: "int | None"
-
-    def seat_of(self, i: int, players: int) -> int:
-        """The seat that played the trick's ``i``-th card."""
-        return (self.leader + i) % players
-
-
-class HandRecord(NamedTuple):
-    """Everything about one finished hand (immutable).
-
-    ``deal[s]`` is seat ``s``'s cards as a mask, ``trump_card`` the turned card
-    or ``None``, ``tricks`` the :class:`Trick` list in order, ``bid_order``
-    the seats in the order they bid (``None``: clockwise from the dealer's left).
-    """
-
-    index: int
-    dealer: int
-    hand_size: int
-    deal: tuple
-    trump_card: "Card | None"
-    bids: tuple
-    tricks: tuple
-    tricks_won: tuple
-    scores: tuple
-    bid_order: "tuple | None" = None
-
-    @property
-    def trump(self) -> "int | None":
-        """The trump suit, or ``None``."""
-        return None if self.trump_card is None else self.trump_card // 13
-
-    @property
-    def order(self) -> tuple:
-        """The seats in the order they bid."""
-        if self.bid_order is not None:
-            return self.bid_order
-        n = len(self.bids)
-        return tuple((self.dealer + 1 + i) % n for i in range(n))
-
-    def __repr__(self) -> str:
-        return (f"HandRecord(hand {self.index + 1}, dealer {self.dealer}, {self.hand_size} cards, "
-                f"trump {self.trump_card}, bids {list(self.bids)}, won {list(self.tricks_won)}, "
-                f"scores {list(self.scores)})")
+_DEFAULT_NAMES = tuple(tuple(seat_label(s) for s in range(n)) for n in range(8))
 
 
 class Game:
@@ -136,14 +70,22 @@ class Game:
 
     ``is_over`` (whether the last hand has been scored), ``to_act`` (the seat
     whose decision is next, ``None`` once over), ``dealer``, ``hand_size`` and
-    ``phase`` (0 bid, 1 play, 2 over; :attr:`phase_name` in words) are plain
-    attributes: read them, never assign them.
+    ``phase`` (a :class:`~ohhell.state.Phase`: ``"bid"``, ``"play"`` or
+    ``"over"``) are plain attributes: read them, never assign them.  ``trump``
+    and ``trump_card`` are plain attributes too, but raw: ``-1`` for no trump
+    (the engine's inner sentinel, kept for the fast paths and existing
+    callers); across layers use :attr:`trump_suit` and :attr:`turned_card`,
+    which give ``None``, as every view, record and protocol does.  Seats are
+    0-based everywhere; the rest of the state is read through the documented
+    properties and methods below (the read interface that views, records and
+    front ends use), never through the ``_`` attributes.
 
     :param rules: the rules (default: ``Rules()``, the standard game for 4).
     :param seed: an ``int`` or ``str`` the deals are drawn from (see
         :mod:`ohhell.dealing`); ``None`` draws them from the OS's CSPRNG.
     :param dealer: the first dealer; ``None`` draws it from the seed.
-    :param names: the players' names (default ``Seat 0`` ...); ``game.names`` is a tuple.
+    :param names: the players' names (default ``Seat 1`` ... from
+        :func:`ohhell.text.seat_label`); ``game.names`` is a tuple.
     :raises RulesError: for a bad dealer, names or seed.
     """
 
@@ -153,9 +95,31 @@ class Game:
                  "_led", "_best", "_winner", "_tricks", "_past", "_totals", "_bid_order", "_given",
                  "_keys", "_first_dealer", "is_over")
 
+    # The slots' types (the private ones are this class's own business).
+    rules: Rules
+    seed: "int | str | None"
+    names: tuple[str, ...]
+    dealer: int
+    hand_size: int
+    trump: int
+    trump_card: int
+    phase: Phase
+    to_act: Any          # int, or None once the game is over (Any keeps the hot path unguarded)
+    is_over: bool
+    _hands: list[int]
+    _deal: tuple[int, ...]
+    _bids: list[Any]     # int, or None for a seat that has not bid
+    _bid_order: list[int]
+    _trick: list[Card]
+    _tricks: list[Trick]
+    _past: list[HandRecord]
+    _totals: list[int]
+    _won: list[int]
+    _given: "dict[int, tuple[tuple[int, ...], int]]"
+
     def __init__(self, rules: "Rules | None" = None, seed: "int | str | None" = None, *,
                  dealer: "int | None" = None, names: "Sequence[str] | None" = None,
-                 _given: "dict | None" = None) -> None:
+                 _given: "dict[int, tuple[tuple[int, ...], int]] | None" = None) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
@@ -215,7 +179,29 @@ class Game:
         """
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
-        given = {0: _check_deal(rules, 0, deal, trump_card)}
+        return cls.from_deals(rules, {0: (deal, trump_card)}, seed=seed, dealer=dealer, names=names)
+
+    @classmethod
+    def from_deals(cls, rules: Rules, deals: Mapping[int, tuple[Sequence[Any], "str | int | None"]], *,
+                   seed: "int | str | None" = None, dealer: "int | None" = None,
+                   names: "Sequence[str] | None" = None) -> "Game":
+        """A game whose hands ``k in deals`` are dealt from given cards.
+
+        ``deals[k]`` is ``(deal, trump_card)`` for hand ``k`` (0-based), as
+        :func:`check_deal` takes them (each seat's cards as a list, text or a
+        52-bit mask).  The other hands are dealt from ``seed`` (or the CSPRNG).
+        This is how a record is replayed (:mod:`ohhell.records`).
+
+        :raises RulesError: when some cards do not fit the rules (with why).
+        """
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, not {type(rules).__name__}")
+        given = {}
+        for k, (deal, trump_card) in deals.items():
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < rules.hand_count:
+                raise RulesError(f"no hand {show(k)}: hands are 0 to {rules.hand_count - 1}")
+            masks, t = check_deal(rules, k, deal, trump_card)
+            given[k] = (masks, -1 if t is None else int(t))
         return cls(rules, seed, dealer=dealer, names=names, _given=given)
 
     def copy(self) -> "Game":
@@ -278,7 +264,7 @@ class Game:
         else:
             keys = self._keys
             hands, trump_card = dealing.deal_from_key(keys[k] if k < len(keys) else self._hand_key(k),
-                                                      n, size, dealer, rules._trumps[k])
+                                                      n, size, dealer, rules.has_trump(k))
         self._index = k
         self.dealer = dealer
         self.hand_size = size
@@ -318,12 +304,14 @@ class Game:
         """
         p = self.to_act
         if seat is not None and (seat != p or seat.__class__ is not int):
-            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
+            if seat.__class__ is int and self.phase is BID and self._simul and 0 <= seat < self._n \
                     and self._bids[seat] is None:
                 return _BIDS_UPTO[self.hand_size]
             return ()
         phase = self.phase
-        if phase == PLAY:
+        # The phase is always one of the three Phase members, so `is` tests it (faster than ==).
+        if phase is PLAY:
+            # rule home: ohhell.tricks.legal_mask (inlined on rank-mask tables for speed)
             hand = self._hands[p]
             if self._trick:
                 led = self._led
@@ -336,7 +324,8 @@ class Game:
                         return _SUIT_PLAYS[self.trump][m]
             return (_P0[hand & 8191] + _P1[(hand >> 13) & 8191] + _P2[(hand >> 26) & 8191]
                     + _P3[hand >> 39])
-        if phase == BID:
+        if phase is BID:
+            # rule home: ohhell.tricks.hook_bid
             h = self.hand_size
             if self._hook and self._nbids == self._n - 1:
                 x = h - self._bidsum
@@ -355,18 +344,19 @@ class Game:
         """
         p = self.to_act
         if seat is not None and (seat != p or seat.__class__ is not int):
-            if seat.__class__ is int and self.phase == BID and self._simul and 0 <= seat < self._n \
+            if seat.__class__ is int and self.phase is BID and self._simul and 0 <= seat < self._n \
                     and self._bids[seat] is None:
                 p = seat
             else:
                 raise self._rejection(action, seat)
-        if action.__class__ is Play and self.phase == PLAY:
+        if action.__class__ is Play and self.phase is PLAY:
             bit = action.bit
             hands = self._hands
             hand = hands[p]
             if not hand & bit:
                 raise self._rejection(action, p)
             trick = self._trick
+            # rule homes: ohhell.tricks.legal_mask and ohhell.tricks.strength (inlined for speed)
             if trick:
                 suit = action.suit
                 led = self._led
@@ -397,9 +387,10 @@ class Game:
             trick.append(action.card)
             self.to_act = self._next[p]
             return
-        if self.phase == BID and action.__class__ is Bid:
+        if self.phase is BID and action.__class__ is Bid:
             b = action.tricks
             h = self.hand_size
+            # rule home: ohhell.tricks.hook_bid (b == h - bidsum, inlined)
             if b > h or (self._hook and self._nbids == self._n - 1 and self._bidsum + b == h):
                 raise self._rejection(action, p)
             self._bids[p] = b
@@ -418,7 +409,8 @@ class Game:
             try:
                 parsed = parse_action(action)
             except OhHellError:
-                raise IllegalActionError(f"not an action: {show(action)}", seat=p, action=action) from None
+                raise IllegalActionError(f"not an action: {show(action)}", seat=p, action=action,
+                                         code="not_an_action") from None
             return self.apply(parsed, p if seat is not None else None)
         raise self._rejection(action, p)
 
@@ -480,55 +472,35 @@ class Game:
             try:
                 action = parse_action(action)
             except OhHellError:
-                raise IllegalActionError(f"not an action: {show(action)}", seat=seat, action=action) from None
+                raise IllegalActionError(f"not an action: {show(action)}", seat=seat, action=action,
+                                         code="not_an_action") from None
         p = self.to_act if seat is None else seat
         if not self.is_legal(action, seat):
             raise self._rejection(action, p)
 
-    def _rejection(self, action: object, seat: "int | None") -> IllegalActionError:
-        """The error for an action that is not legal for ``seat``: say exactly why."""
-        what = (f"bid {action.tricks}" if isinstance(action, Bid) else
-                f"play {action.card}" if isinstance(action, Play) else repr(action))
+    def _rejection(self, action: object, seat: object) -> IllegalActionError:
+        """The error for an action that is not legal for ``seat``: say exactly why
+        (the wording and the rule live in :func:`ohhell.tricks.rejection`)."""
+        ok = seat.__class__ is int and 0 <= seat < self._n
+        s: int = seat if ok else 0  # type: ignore[assignment]
+        return rejection(action, seat, players=self._n, phase=self.phase, to_act=self.to_act,
+                         has_bid=ok and self._bids[s] is not None, simultaneous=self._simul,
+                         hand_size=self.hand_size, forbidden=self.forbidden_bid(s) if ok else None,
+                         hand=self._hands[s] if ok else 0,
+                         led=self._led if self._trick else None, trump=self.trump_suit,
+                         must_trump=self._must_trump)
 
-        def err(reason: str) -> IllegalActionError:
-            return IllegalActionError(f"illegal {what}: {reason}", seat=seat, action=action, reason=reason)
+    def forbidden_bid(self, seat: "int | None" = None) -> "int | None":
+        """The bid the hook forbids ``seat`` (default: :attr:`to_act`) now, or ``None``.
 
-        n = self._n
-        if self.phase == OVER:
-            return err("the game is over")
-        if seat.__class__ is not int or not 0 <= seat < n:
-            return err(f"there is no seat {show(seat)} (seats are 0 to {n - 1})")
-        if self.phase == BID and self._simul:
-            if self._bids[seat] is not None:
-                return err(f"seat {seat} has already bid this hand")
-        elif seat != self.to_act:
-            return err(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        h = self.hand_size
-        if self.phase == BID:
-            if not isinstance(action, Bid):
-                return err(f"seat {seat} must bid first (0 to {h})")
-            b = action.tricks
-            if b > h:
-                return err(f"bids are 0 to {h} with {h} card{'s' if h != 1 else ''} each")
-            if self._hook and self._nbids == n - 1 and self._bidsum + b == h:
-                return err(f"seat {seat} is the dealer and, with the hook, may not bid {b}, "
-                           f"which would make the bids total {h}, the number of tricks")
-            return err("not allowed")  # pragma: no cover - legal_actions and this must agree
-        if not isinstance(action, Play):
-            return err(f"the bidding is over; seat {seat} must play a card")
-        card = action.card
-        hand = self._hands[seat]
-        if not hand & action.bit:
-            return err(f"seat {seat} does not hold {card}")
-        if self._trick:
-            led = self._led
-            if hand & SUIT_MASKS[led] and card.suit != led:
-                return err(f"seat {seat} holds {SUIT_NAMES[led]} and must follow {SUIT_NAMES[led]}")
-            t = self.trump
-            if self._must_trump and t >= 0 and card.suit != t and hand & SUIT_MASKS[t]:
-                return err(f"seat {seat} cannot follow {SUIT_NAMES[led]} and, under must trump, "
-                           f"must play a trump ({SUIT_NAMES[t]})")
-        return err("not allowed")  # pragma: no cover
+        Only the last seat to bid, the dealer, is ever hooked (the hook does not
+        combine with simultaneous bidding); see :func:`ohhell.tricks.hook_bid`.
+        """
+        s = self.to_act if seat is None else seat
+        if (not self._hook or self.phase != BID or self._nbids != self._n - 1 or s is None
+                or self._bids[s] is not None):
+            return None
+        return hook_bid(self.hand_size, self._bidsum)
 
     # --- undo -----------------------------------------------------------------------------
 
@@ -554,6 +526,7 @@ class Game:
         if not self._trick:
             # The last card completed a trick: open it again.
             last = self._tricks.pop()
+            assert last.winner is not None   # a finished trick has its winner
             self._won[last.winner] -= 1
             self._trick = list(last.cards)
             self._leader = last.leader
@@ -598,8 +571,9 @@ class Game:
 
     @property
     def phase_name(self) -> str:
-        """``'bid'``, ``'play'`` or ``'over'``."""
-        return PHASES[self.phase]
+        """``'bid'``, ``'play'`` or ``'over'`` as a plain ``str`` (:attr:`phase` is the same
+        value as a :class:`~ohhell.state.Phase`)."""
+        return self.phase.value
 
     @property
     def hand_index(self) -> int:
@@ -613,13 +587,19 @@ class Game:
 
     @property
     def trump_suit(self) -> "int | None":
-        """The current hand's trump suit (0..3), or ``None``."""
+        """The current hand's trump suit (0..3), or ``None`` for no trump."""
         return self.trump if self.trump >= 0 else None
 
     @property
     def turned_card(self) -> "Card | None":
         """The current hand's turned trump card, or ``None``."""
         return CARDS[self.trump_card] if self.trump_card >= 0 else None
+
+    @property
+    def bids_revealed(self) -> bool:
+        """Whether every seat may see every bid made: always, except during
+        simultaneous bidding until the last bid is in."""
+        return not self._simul or self._nbids == self._n or self.phase != BID
 
     @property
     def bids(self) -> tuple:
@@ -713,27 +693,24 @@ class Game:
         During simultaneous bidding a viewer sees only their own bid until all
         are in; ``viewer=None`` sees what everyone sees (no bid before the reveal).
         """
-        from .view import bid_table_rows
         return bid_table_rows(self, viewer)
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> View:
         """What seat ``seat`` may know, nothing more (a :class:`~ohhell.view.View`).
 
         :raises ValueError: for a seat that does not exist.
         """
-        from .view import View
         return View.of(self, seat)
 
-    def spectator_view(self):
+    def spectator_view(self) -> View:
         """What a spectator may know: no hand, no hidden bid."""
-        from .view import View
         return View.of(self, None)
 
     # --- records ----------------------------------------------------------------------------
 
     def record(self) -> dict:
         """The game record (docs/interfaces.md §1) as a dict."""
-        from .records import game_to_record
+        from .records import game_to_record   # records builds games: imported on use
         return game_to_record(self)
 
     @classmethod
@@ -760,11 +737,10 @@ class Game:
 
     def __repr__(self) -> str:
         where = "over" if self.phase == OVER else (
-            f"hand {self._index + 1}/{self.hand_count}, {PHASES[self.phase]}, seat {self.to_act} to act")
+            f"hand {self._index + 1}/{self.hand_count}, {self.phase.value}, seat {self.to_act} to act")
         return f"<Game {self.rules.players} players, {where}, totals {list(self._totals)}>"
 
     def __str__(self) -> str:
-        from .text import render_game
         return render_game(self)
 
 
@@ -776,8 +752,17 @@ def _hand_actions(order, bids, tricks, n) -> Iterator[tuple[int, Action]]:
             yield (t.leader + i) % n, PLAYS[c]
 
 
-def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...], int]:
-    """Validate a given deal for hand ``k``; returns (masks, trump card or -1)."""
+def check_deal(rules: Rules, k: int, deal: Sequence[Any],
+               trump_card: "str | int | None") -> tuple[tuple[int, ...], "Card | None"]:
+    """Check a given deal for hand ``k`` (0-based) against the rules.
+
+    ``deal[s]`` is seat ``s``'s cards: a list of cards (names or numbers), the
+    names in one string, or a 52-bit mask.  ``trump_card`` is the turned card,
+    ``None`` exactly when the rules turn none for this hand.  Returns
+    ``(masks, trump card or None)``.
+
+    :raises RulesError: saying what does not fit (or :class:`CardError` for a bad card name).
+    """
     n = rules.players
     h = rules.hand_sizes[k]
     if isinstance(deal, (str, bytes)) or not hasattr(deal, "__len__"):
@@ -787,6 +772,8 @@ def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...]
     masks = []
     seen = 0
     for s, cards in enumerate(deal):
+        if cards.__class__ is int:
+            cards = mask_to_cards(cards) if 0 <= cards < 1 << 52 else [cards]
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
         if not hasattr(cards, "__iter__"):
@@ -807,10 +794,10 @@ def _check_deal(rules: Rules, k: int, deal, trump_card) -> tuple[tuple[int, ...]
         t = parse_card(trump_card)
         if seen >> t & 1:
             raise RulesError(f"the trump card {t} is also dealt to a player")
-        return tuple(masks), int(t)
+        return tuple(masks), t
     if trump_card is not None:
         why = ("the deal uses the whole deck" if h * n >= 52 else
                f"no_trump={rules.no_trump!r} gives hand {k + 1} no trump")
         raise RulesError(f"hand {k + 1} has no trump card ({why}), but trump_card {show(trump_card)} was given")
-    return tuple(masks), -1
+    return tuple(masks), None
 

@@ -24,7 +24,8 @@ from . import dealing
 from .actions import BIDS, PLAYS
 from .cards import CARDS, mask_to_cards, parse_card
 from .errors import CardError, IllegalActionError, OhHellError, RecordError, RulesError, show
-from .game import OVER, Game, _check_deal
+from .game import Game, check_deal
+from .state import OVER, PLAY
 from .rules import Rules
 
 __all__ = ["FORMAT", "VERSION", "game_to_record", "game_from_record", "dumps", "loads",
@@ -49,7 +50,7 @@ def game_to_record(game: Game) -> dict:
     """The record of a game, as a dict ready for ``json.dumps``."""
     n = game.players
     hands = []
-    for hr in game._past:
+    for hr in game.past_hands:
         hands.append({
             "dealer": hr.dealer,
             "deal": [_cards(m) for m in hr.deal],
@@ -60,16 +61,18 @@ def game_to_record(game: Game) -> dict:
             "scores": list(hr.scores),
         })
     if game.phase != OVER:
-        tricks = [_trick(t, n) for t in game._tricks]
-        if game._trick:
-            tricks.append({"leader": game._leader, "cards": [str(CARDS[c]) for c in game._trick]})
+        tricks = [_trick(t, n) for t in game.tricks]
+        current = game.current_trick
+        if current.cards:
+            tricks.append({"leader": current.leader, "cards": [str(c) for c in current.cards]})
+        tc = game.turned_card
         hands.append({
             "dealer": game.dealer,
-            "deal": [_cards(m) for m in game._deal],
-            "trump_card": None if game.trump_card < 0 else str(CARDS[game.trump_card]),
-            "bids": list(game._bids),
+            "deal": [_cards(m) for m in game.deal],
+            "trump_card": None if tc is None else str(tc),
+            "bids": list(game.bids),
             "tricks": tricks,
-            "tricks_won": list(game._won),
+            "tricks_won": list(game.tricks_won),
         })
     rec: dict[str, Any] = {
         "format": FORMAT,
@@ -80,8 +83,8 @@ def game_to_record(game: Game) -> dict:
     if game.seed is not None:
         rec["seed"] = game.seed
     rec["hands"] = hands
-    if game._past:
-        rec["totals"] = list(game._totals)
+    if game.past_hands:
+        rec["totals"] = list(game.totals)
     if game.phase == OVER:
         rec["winners"] = game.winners
     return rec
@@ -171,8 +174,8 @@ def game_from_record(record: "dict | str | bytes") -> Game:
         raise RecordError(f"the record has {len(hands)} hands; the rules' schedule has {rules.hand_count}")
 
     # Deals first: validate each one and check it against the seed.
-    given = {}
-    dealers = []
+    given: dict[int, tuple[tuple[int, ...], "str | None"]] = {}
+    dealers: list[int] = []
     for k, h in enumerate(hands):
         if not isinstance(h, dict):
             raise RecordError("a hand is a JSON object", hand=k + 1)
@@ -195,45 +198,46 @@ def game_from_record(record: "dict | str | bytes") -> Game:
         if trump is not None and not isinstance(trump, str):
             raise RecordError(f"trump_card must be a card name or null, not {show(trump)}", hand=k + 1)
         try:
-            masks, t = _check_deal(rules, k, deal, trump)
+            masks, t = check_deal(rules, k, deal, trump)
         except (RulesError, CardError) as e:
             raise RecordError(f"deal: {e}", hand=k + 1) from None
         if seed is not None:
             want, want_t = dealing.deal_from_key(dealing.hand_key(seed, k), n, rules.hand_sizes[k],
                                                  dealer, rules.has_trump(k))
-            if list(masks) != want or t != want_t:
+            if list(masks) != want or (-1 if t is None else t) != want_t:
                 raise RecordError(f"the deal is not the one seed {show(seed)} deals for this hand", hand=k + 1)
-        given[k] = (masks, t)
+        given[k] = (masks, trump)
 
     _check_commitments(rec, seed, len(hands))
-    game = Game(rules, seed, dealer=dealers[0], names=names, _given=given)
+    game = Game.from_deals(rules, given, seed=seed, dealer=dealers[0], names=names)
     last = len(hands) - 1
     for k, h in enumerate(hands):
         hand_no = k + 1
-        if game._index != k:
+        if game.hand_index != k:
             raise RecordError("the previous hand is unfinished, so this hand cannot have started",
                               hand=hand_no)
         _replay_bids(game, h, hand_no, n, final=k < last)
         _replay_tricks(game, h, hand_no, n, final=k < last)
-        finished = len(game._past) > k
+        past = game.past_hands
+        finished = len(past) > k
         won = _seat_list(_need(h, "tricks_won", "the hand", hand=hand_no), n, "tricks_won", hand_no)
-        actual = game._past[k].tricks_won if finished else tuple(game._won)
+        actual = past[k].tricks_won if finished else game.tricks_won
         if tuple(won) != tuple(actual):
             raise RecordError(f"tricks_won is {show(won)}, but the tricks give {list(actual)}", hand=hand_no)
         if finished:
             scores = _seat_list(_need(h, "scores", "the finished hand", hand=hand_no), n, "scores", hand_no)
-            if tuple(scores) != game._past[k].scores:
+            if tuple(scores) != past[k].scores:
                 raise RecordError(f"scores are {show(scores)}, but the rules score this hand "
-                                  f"{list(game._past[k].scores)}", hand=hand_no)
+                                  f"{list(past[k].scores)}", hand=hand_no)
         elif h.get("scores") is not None:
             raise RecordError("scores are given for a hand that is not finished", hand=hand_no)
-    if not game.is_over and len(game._past) == len(hands):
+    if not game.is_over and len(game.past_hands) == len(hands):
         raise RecordError(f"the game is not over, but the record ends with hand {len(hands)} finished: "
                           f"hand {len(hands) + 1}, dealt when it ended, is missing")
-    if game._past:
+    if game.past_hands:
         totals = _need(rec, "totals", "the record")
-        if not _ints(totals) or totals != list(game._totals):
-            raise RecordError(f"totals are {show(totals)}, but the hands add up to {list(game._totals)}")
+        if not _ints(totals) or totals != list(game.totals):
+            raise RecordError(f"totals are {show(totals)}, but the hands add up to {list(game.totals)}")
     elif rec.get("totals") not in (None, [0] * n):
         raise RecordError("totals are given, but no hand has been scored")
     if game.phase == OVER:
@@ -297,7 +301,7 @@ def _replay_tricks(game: Game, h: dict, hand_no: int, n: int, final: bool) -> No
     tricks = _need(h, "tricks", "the hand", hand=hand_no)
     if not isinstance(tricks, list):
         raise RecordError("tricks must be a list", hand=hand_no)
-    if tricks and game.phase != 1:
+    if tricks and game.phase != PLAY:
         raise RecordError("tricks are played, but not every seat has bid", hand=hand_no)
     if len(tricks) > game.hand_size:
         raise RecordError(f"{len(tricks)} tricks in a hand of {game.hand_size}", hand=hand_no)
@@ -331,8 +335,8 @@ def _replay_tricks(game: Game, h: dict, hand_no: int, n: int, final: bool) -> No
             except IllegalActionError as e:
                 raise RecordError(str(e), hand=hand_no, trick=tn) from None
         if complete:
-            hand_over = len(game._past) >= hand_no
-            done = game._past[hand_no - 1].tricks[i] if hand_over else game._tricks[i]
+            past = game.past_hands
+            done = past[hand_no - 1].tricks[i] if len(past) >= hand_no else game.tricks[i]
             winner = _need(t, "winner", "the finished trick", hand=hand_no, trick=tn)
             if type(winner) is not int or winner != done.winner:
                 raise RecordError(f"winner is {show(winner)}, but seat {done.winner} wins this trick",

@@ -85,6 +85,8 @@ class Rules:
     must_trump: bool
     missed_bid_scores_tricks: bool
     zero_bid_scores_hand_size: bool
+    _trumps: tuple[bool, ...]      # has_trump(k) for each hand, computed once
+    _key: tuple[Any, ...]          # the value compared and hashed
 
     def __init__(self, players: int = 4, *, schedule: str | None = None,
                  hand_sizes: Iterable[int] | None = None, no_trump: str = "last",

@@ -117,6 +117,7 @@ class HandSampler:
         if view.phase == "over":
             raise ValueError("the game is over: there are no hidden cards")
         self.view = view
+        self.seat: int = view.seat
         self.rng = rng if rng is not None else _random.Random()
         n = view.players
         me = view.seat
@@ -218,7 +219,7 @@ class HandSampler:
         rng = self.rng
         view = self.view
         hands = [0] * len(self.need)
-        hands[view.seat] = view.hand_mask
+        hands[self.seat] = view.hand_mask
         pools = [card_numbers(m) for m in self._suit_cards]
         rem = self._counts
         for i, s in enumerate(self.constrained):
@@ -306,15 +307,18 @@ def is_consistent(view: "View", hands: Sequence[int], stock: "int | None" = None
 
 # --- hand valuation (shared by the bid model here and the heuristic bots) -----------------
 
-def card_win_chances(hand: int, trump: int, players: int, hand_size: int,
-                     trump_card: int = -1) -> list[tuple[int, float]]:
+def card_win_chances(hand: int, trump: "int | None", players: int, hand_size: int,
+                     trump_card: "int | None" = None) -> list[tuple[int, float]]:
     """For each card of a freshly dealt ``hand``: the chance it takes a trick.
 
     A quick closed-form estimate (no search): a card wins when no opponent
     holds a higher card of its suit that beats it, and (off trump) when the
     suit survives without being trumped; long trumps and short side suits add
-    ruffing tricks.  ``trump`` is the trump suit or -1.
+    ruffing tricks.  ``trump`` is the trump suit and ``trump_card`` the turned
+    card, each ``None`` (or ``-1``, the bots' inner sentinel) for none.
     """
+    trump = -1 if trump is None else trump
+    trump_card = -1 if trump_card is None else trump_card
     n = players
     unseen_count = 52 - hand_size - (1 if trump_card >= 0 else 0)
     held = (n - 1) * hand_size
@@ -382,7 +386,8 @@ def card_win_chances(hand: int, trump: int, players: int, hand_size: int,
     return out
 
 
-def estimate_tricks(hand: int, trump: int, players: int, hand_size: int, trump_card: int = -1) -> float:
+def estimate_tricks(hand: int, trump: "int | None", players: int, hand_size: int,
+                    trump_card: "int | None" = None) -> float:
     """The number of tricks a freshly dealt ``hand`` may expect (see :func:`card_win_chances`).
 
     >>> from ohhell.cards import cards_to_mask

@@ -48,6 +48,7 @@ from .files import atomic_write_text  # its home; re-exported here for old impor
 from .records import parse_record
 from .rules import Rules
 from .scoring import bid_status, hand_score, standings, winners as _winners
+from .tricks import hook_bid
 
 __all__ = ["ScoreSheet", "HandPlan", "EntryError", "FORMAT", "VERSION", "atomic_write_text",
            "parse_count"]
@@ -220,6 +221,12 @@ class ScoreSheet:
         values = h.bids if None in h.bids else h.won
         return next(s for s in self.order() if values[s] is None)
 
+    def _enterer(self) -> int:
+        """:attr:`to_enter` where the caller has checked that the game is not over."""
+        seat = self.to_enter
+        assert seat is not None
+        return seat
+
     def allowed_bids(self) -> tuple[int, ...]:
         """The bids the next bidder may make (the hook removes one for the dealer)."""
         if self.phase != "bid":
@@ -228,15 +235,16 @@ class ScoreSheet:
         forbidden = self._hook_forbidden(self._hands[-1].bids, self.to_enter)
         return tuple(b for b in range(p.hand_size + 1) if b != forbidden)
 
-    def _hook_forbidden(self, bids: Sequence["int | None"], seat: int) -> "int | None":
-        """The bid the hook forbids ``seat`` (when it bids last), or ``None``."""
-        if not self.rules.hook or seat != self.plan().dealer:
+    def _hook_forbidden(self, bids: Sequence["int | None"], seat: "int | None",
+                        hand: "int | None" = None) -> "int | None":
+        """The bid the hook forbids ``seat`` (when it bids last), or ``None``
+        (rule home: :func:`ohhell.tricks.hook_bid`)."""
+        if not self.rules.hook or seat is None or seat != self.plan(hand).dealer:
             return None
         others = [b for s, b in enumerate(bids) if s != seat]
         if None in others:
             return None
-        x = self.plan().hand_size - sum(others)
-        return x if x >= 0 else None
+        return hook_bid(self.plan(hand).hand_size, sum(others))  # type: ignore[arg-type]
 
     def hook_note(self) -> str:
         """Why the next bidder may not bid some number, or ``''``."""
@@ -246,7 +254,7 @@ class ScoreSheet:
         if x is None:
             return ""
         h = self.plan().hand_size
-        return (f"{self.names[self.to_enter]} deals and, with the hook, may not bid {x}: "
+        return (f"{self.names[self._enterer()]} deals and, with the hook, may not bid {x}: "
                 f"the bids would total {h}, the number of tricks")
 
     # --- entering ---------------------------------------------------------------------------
@@ -272,7 +280,7 @@ class ScoreSheet:
         :raises EntryError: as :meth:`check_bid`; the sheet is then unchanged.
         """
         b = self.check_bid(bid)
-        self._hands[-1].bids[self.to_enter] = b
+        self._hands[-1].bids[self._enterer()] = b
 
     def check_tricks(self, won: "int | str") -> int:
         """The next player's tricks won, parsed and checked, without entering them.
@@ -283,7 +291,7 @@ class ScoreSheet:
         if self.phase != "tricks":
             raise EntryError("enter the bids first" if self.phase == "bid" else "the game is over")
         p = self.plan()
-        seat = self.to_enter
+        seat = self._enterer()
         h = self._hands[-1]
         w = parse_count(won, "number of tricks", p.hand_size)
         entered = [x for x in h.won if x is not None]
@@ -307,7 +315,7 @@ class ScoreSheet:
         """
         w = self.check_tricks(won)
         h = self._hands[-1]
-        h.won[self.to_enter] = w
+        h.won[self._enterer()] = w
         if None not in h.won:
             self._score(self.hand_index)
             if self.hand_index + 1 < self.hand_count:
@@ -523,7 +531,8 @@ class ScoreSheet:
     def _check_hand(self, k: int, h: _Hand) -> None:
         """Check a hand's values against the rules (hook, ranges, tricks adding up)."""
         p = self.plan(k)
-        if self.rules.hook and None not in h.bids and sum(h.bids) == p.hand_size:  # type: ignore[arg-type]
+        if (self.rules.hook and None not in h.bids
+                and h.bids[p.dealer] == self._hook_forbidden(h.bids, p.dealer, k)):
             raise EntryError(f"hand {p.number}: with the hook the bids may not total {p.hand_size}, "
                              f"the number of tricks ({self.names[p.dealer]} deals and bids last)", hand=k)
         entered = [w for w in h.won if w is not None]
@@ -712,7 +721,8 @@ class ScoreSheet:
             raise RecordError(f"version {data.get('version')!r} is not supported "
                               f"(this reader knows version {VERSION})")
         try:
-            rules = Rules.from_dict(data.get("rules"))
+            rules_data: Any = data.get("rules")   # from_dict says what is wrong with a bad one
+            rules = Rules.from_dict(rules_data)
         except RulesError as e:
             raise RecordError(f"rules: {e}") from None
         n = rules.players
@@ -816,8 +826,8 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
         raise RecordError("a score sheet records no cards: deal and tricks must be null", hand=no)
     if k != sheet.hand_index:
         raise RecordError("the previous hand is unfinished, so this hand cannot have started", hand=no)
-    bids = h.get("bids")
-    won = h.get("tricks_won")
+    bids: Any = h.get("bids")        # checked just below
+    won: Any = h.get("tricks_won")
     for field, values in (("bids", bids), ("tricks_won", won)):
         if not isinstance(values, list) or len(values) != n:
             raise RecordError(f"{field} must be a list of {n} numbers or nulls, one per seat", hand=no)
@@ -844,11 +854,11 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
             sheet.set_trump_card(tc, k)
     except EntryError as e:
         raise RecordError(str(e), hand=no) from None
-    finished = sheet._hands[k].scores is not None
-    if finished:
-        if h.get("scores") != list(sheet._hands[k].scores):
+    scores = sheet._hands[k].scores
+    if scores is not None:
+        if h.get("scores") != list(scores):
             raise RecordError(f"scores are {h.get('scores')!r}, but the rules score this hand "
-                              f"{list(sheet._hands[k].scores)}", hand=no)
+                              f"{list(scores)}", hand=no)
     else:
         if h.get("scores") is not None:
             raise RecordError("scores are given for a hand that is not finished", hand=no)

@@ -1,19 +1,81 @@
 """Plain-text renderings shared by the command line and the front ends.
 
-Nothing here decides anything; it only formats games, views and records.
+Nothing here decides anything; it only formats games, views and records,
+and words the core's own reasons for players: :func:`seat_label` is the one
+place a 0-based seat becomes a label people read (``Seat 1``), and
+:func:`explain_illegal` turns an :class:`~ohhell.errors.IllegalActionError`'s
+``code`` and ``facts`` into a sentence addressed to the player who tried.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from .cards import CARDS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
+from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .errors import IllegalActionError
     from .game import Game
     from .view import View
 
-__all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards"]
+__all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards",
+           "seat_label", "card_words", "explain_illegal"]
+
+
+def seat_label(seat: int) -> str:
+    """How people see a 0-based seat: ``Seat 1`` for seat 0 (and the default player names)."""
+    return f"Seat {seat + 1}"
+
+
+def card_words(card: int) -> str:
+    """A card as players write it: ``Q♠``, ``10♥``."""
+    r = RANKS[card % 13]
+    return ("10" if r == "T" else r) + SUIT_SYMBOLS[card // 13]
+
+
+def explain_illegal(error: "IllegalActionError", names: "Sequence[str] | None" = None) -> str:
+    """Why an action was refused, said to the player who tried it ("You ...").
+
+    The reason is the core's own (:attr:`IllegalActionError.code` and ``facts``,
+    set by :func:`ohhell.tricks.rejection`); nothing is decided here.  ``names``
+    name the seats (default :func:`seat_label`).
+    """
+    f = error.facts
+    code = error.code
+
+    def name(seat: "int | None") -> str:
+        if seat is None:
+            return "another player"
+        return names[seat] if names is not None and 0 <= seat < len(names) else seat_label(seat)
+
+    h = f.get("hand_size", 0)
+    if code == "game_over":
+        return "The game is over."
+    if code in ("not_your_turn", "no_such_seat"):
+        return f"It is not your turn: {name(f.get('to_act'))} is to act."
+    if code == "already_bid":
+        return "You have already bid this hand."
+    if code == "must_bid":
+        return f"Bid first: a whole number from 0 to {h}."
+    if code == "bid_too_high":
+        return f"Bids are 0 to {h}: this hand has {h} trick{'s' if h != 1 else ''}."
+    if code == "hook":
+        return (f"You deal and, with the hook, may not bid {f['bid']}: the bids would total {h}, "
+                f"the number of tricks.")
+    if code == "must_play":
+        return "The bidding is over: play a card."
+    if code == "not_held":
+        return f"You do not hold {card_words(f['card'])}."
+    if code == "must_follow":
+        led = f["led"]
+        return f"You must follow suit: you hold {SUIT_NAMES[led]} {SUIT_SYMBOLS[led]}."
+    if code == "must_trump":
+        led, t = f["led"], f["trump"]
+        return (f"You cannot follow {SUIT_NAMES[led]}, so under must trump you must play a trump "
+                f"({SUIT_NAMES[t]} {SUIT_SYMBOLS[t]}).")
+    if code == "not_an_action":
+        return "That is neither a bid nor a card."
+    return "That is not allowed now."
 
 
 def format_cards(cards, *, pretty: bool = False) -> str:
@@ -91,7 +153,8 @@ def render_view(view: "View", *, pretty: bool = True) -> str:
         lines.append(f"Trick {len(view.tricks) + 1}: {played}")
     elif view.tricks:
         last = view.tricks[-1]
-        lines.append(f"Last trick won by {view.names[last.winner]}: {format_cards(last.cards, pretty=pretty)}")
+        won_by = view.names[last.winner] if last.winner is not None else "?"   # a finished trick has a winner
+        lines.append(f"Last trick won by {won_by}: {format_cards(last.cards, pretty=pretty)}")
     if view.is_over:
         lines.append("Game over. Winner" + ("s: " if len(view.winners) > 1 else ": ")
                      + ", ".join(view.names[s] for s in view.winners))

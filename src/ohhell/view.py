@@ -19,14 +19,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .actions import BIDS, Action, parse_action
 from .cards import CARDS, FULL_DECK, Card, mask_to_cards
-from .errors import show
-from .game import OVER, PHASES, BID, HandRecord, Trick, trick_state
+from .errors import IllegalActionError, OhHellError, show
 from .rules import Rules
 from .scoring import bid_status
+from .state import BID, OVER, HandRecord, Phase, Trick
+from .tricks import rejection, trick_winner, voids_shown
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .actions import Action
     from .game import Game
 
 __all__ = ["View", "bid_table_rows"]
@@ -57,7 +58,7 @@ class View:
     dealer: int
     trump_card: "Card | None"
     trump: "int | None"
-    phase: str
+    phase: Phase
     to_act: "int | None"
     hand_mask: int
     bids: tuple
@@ -80,7 +81,7 @@ class View:
 
         :raises ValueError: for a seat that does not exist.
         """
-        n = game._n
+        n = game.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"there is no seat {show(seat)} (seats are 0 to {n - 1})")
         v = object.__new__(cls)
@@ -88,50 +89,40 @@ class View:
         v.rules = game.rules
         v.players = n
         v.names = tuple(game.names)
-        v.hand_index = game._index
-        v.hand_count = len(game.rules.hand_sizes)
+        v.hand_index = game.hand_index
+        v.hand_count = game.hand_count
         v.hand_size = game.hand_size
         v.dealer = game.dealer
-        v.trump_card = CARDS[game.trump_card] if game.trump_card >= 0 else None
-        v.trump = game.trump if game.trump >= 0 else None
-        v.phase = PHASES[game.phase]
+        v.trump_card = game.turned_card
+        v.trump = game.trump_suit
+        v.phase = game.phase
         v.to_act = game.to_act
         over = game.phase == OVER
-        v.hand_mask = game._hands[seat] if seat is not None and not over else 0
-        bids = tuple(game._bids)
+        v.hand_mask = game.hand_mask(seat) if seat is not None and not over else 0
+        bids = game.bids
         v.has_bid = tuple(b is not None for b in bids)
-        revealed = not game._simul or game._nbids == n or game.phase != BID
+        revealed = game.bids_revealed
         v.bids_revealed = revealed
         if not revealed:
             bids = tuple(b if s == seat else None for s, b in enumerate(bids))
         v.bids = bids
-        v.tricks = tuple(game._tricks)
-        v.trick = Trick(game._leader, tuple(CARDS[c] for c in game._trick), None)
-        v.tricks_won = tuple(game._won)
-        v.past_hands = tuple(game._past)
-        v.totals = tuple(game._totals)
+        v.tricks = game.tricks
+        v.trick = game.current_trick
+        v.tricks_won = game.tricks_won
+        v.past_hands = game.past_hands
+        v.totals = game.totals
         v.winners = tuple(game.winners)
         v.legal = game.legal_actions(seat) if seat is not None else ()
         played = 0
         played_by = [0] * n
-        voids = [0] * n
         for t in v.tricks + ((v.trick,) if v.trick.cards else ()):
-            led = t.cards[0] // 13
             for i, c in enumerate(t.cards):
                 played |= 1 << c
                 played_by[(t.leader + i) % n] |= 1 << c
-                if c // 13 != led:
-                    voids[(t.leader + i) % n] |= 1 << led
-        if game._must_trump and game.trump >= 0:
-            # Under must trump, a seat that neither followed nor trumped holds no trump.
-            for t in v.tricks + ((v.trick,) if v.trick.cards else ()):
-                led = t.cards[0] // 13
-                for i, c in enumerate(t.cards):
-                    if c // 13 != led and c // 13 != game.trump:
-                        voids[(t.leader + i) % n] |= 1 << game.trump
         v.played_mask = played
         v.played_by = tuple(played_by)
-        v.voids = tuple(voids)
+        v.voids = tuple(voids_shown(((t.leader, t.cards) for t in v.tricks + (v.trick,)), n, v.trump,
+                                    v.rules.must_trump))
         return v
 
     # --- derived -------------------------------------------------------------------------
@@ -187,9 +178,34 @@ class View:
     def trick_winner_so_far(self) -> "int | None":
         """Who is winning the current trick so far (``None`` before the lead)."""
         t = self.trick
-        if not t.cards:
+        return trick_winner(t.cards, t.leader, self.trump, self.players)
+
+    def rejection(self, action: object) -> "IllegalActionError | None":
+        """The error the game would raise if this seat tried ``action`` now (``None``
+        when it is legal); see :func:`ohhell.tricks.rejection`.  Everything it
+        says is something this seat may know.
+        """
+        if not isinstance(action, Action):
+            try:
+                action = parse_action(action)  # type: ignore[arg-type]
+            except OhHellError:
+                return IllegalActionError(f"not an action: {show(action)}", seat=self.seat, action=action,
+                                          code="not_an_action")
+        if action in self.legal:
             return None
-        return trick_state(t.cards, t.leader, -1 if self.trump is None else self.trump, self.players)[2]
+        seat = self.seat
+        forbidden = None
+        if seat is not None and self.phase == BID and self.legal:
+            # The hook's bid is the one the game left out of this seat's choices.
+            missing = [b for b in range(self.hand_size + 1) if BIDS[b] not in self.legal]
+            forbidden = missing[0] if missing else None
+        t = self.trick
+        return rejection(action, seat, players=self.players, phase=self.phase, to_act=self.to_act,
+                         has_bid=seat is not None and self.has_bid[seat],
+                         simultaneous=self.rules.simultaneous_bidding, hand_size=self.hand_size,
+                         forbidden=forbidden, hand=self.hand_mask,
+                         led=t.cards[0] // 13 if t.cards else None, trump=self.trump,
+                         must_trump=self.rules.must_trump)
 
     def bid_table(self) -> list[dict]:
         """The bid table as this seat sees it (see :func:`bid_table_rows`)."""
@@ -209,7 +225,7 @@ class View:
             "hand_size": self.hand_size,
             "dealer": self.dealer,
             "trump_card": None if self.trump_card is None else str(self.trump_card),
-            "phase": self.phase,
+            "phase": str(self.phase),
             "to_act": self.to_act,
             "hand": [str(c) for c in self.hand],
             "bids": list(self.bids),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import SUIT_MASKS as _SUIT
+from ..tricks import strength
 from ..view import View
 from .policy import choose_card
 
@@ -59,13 +60,12 @@ class PlayModel:
                 if s != me and bids[s] is not None:
                     wneed = (bids[winner] - won[winner]) if i and bids[winner] is not None else None
                     raw.append((s, c, i, led, best, winner, gone, bids[s] - won[s], h - t_index, wneed))
-                su = c // 13
                 if i == 0:
-                    led = su
-                    best = 26 + c % 13 if su == self.trump else 13 + c % 13
+                    led = c // 13
+                    best = strength(c, led, self.trump)
                     winner = s
                 else:
-                    st = 26 + c % 13 if su == self.trump else (13 + c % 13 if su == led else -1)
+                    st = strength(c, led, self.trump)
                     if st > best:
                         best, winner = st, s
                 gone |= 1 << c
@@ -90,6 +90,7 @@ class PlayModel:
         tmask = _SUIT[trump] if trump >= 0 else 0
         for s, c, tl, led, best, winner, gone, need, left, wneed, held in self.events:
             hand = hands[s] | held
+            # rule home: ohhell.tricks.legal_mask (inlined: this loop runs per sampled deal)
             if tl:
                 legal = hand & _SUIT[led]
                 if not legal:

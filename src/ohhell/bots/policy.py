@@ -46,7 +46,11 @@ def _high(m: int) -> int:
 
 
 def _beating(legal: int, best: int, led: int, trump: int) -> int:
-    """The cards of ``legal`` that beat a trick whose best strength is ``best``."""
+    """The cards of ``legal`` that beat a trick whose best strength is ``best``.
+
+    Rule home: :func:`ohhell.tricks.strength` (a card beats the trick when its
+    strength is above ``best``), inlined on masks for speed.
+    """
     out = 0
     if best >= 26:           # a trump is winning: only higher trumps beat it
         if trump >= 0:
@@ -282,6 +286,7 @@ def heuristic_playout(state: HandState, gone0: int = 0, scores_tricks: bool = Fa
     trump = state.trump
     must = state.must_trump and trump >= 0
     tmask = _SUIT[trump] if trump >= 0 else 0
+    # rule home: ohhell.tricks.legal_mask (inlined for speed; trump is -1 for none here)
     while state.tricks_left:
         p = state.to_act
         hand = hands[p]
@@ -318,6 +323,7 @@ def mixed_playout(state: HandState, me: int, gone0: int, scores_tricks: bool, ra
     trump = state.trump
     tmask = _SUIT[trump] if trump >= 0 else 0
     must = state.must_trump and trump >= 0
+    # rule home: ohhell.tricks.legal_mask (inlined for speed; trump is -1 for none here)
     while state.tricks_left:
         p = state.to_act
         hand = hands[p]

@@ -45,6 +45,7 @@ def solve(state: HandState, score: Sequence[Sequence[float]], gone0: int = 0,
     nxt = tuple((s + 1) % n for s in range(n))
 
     def legal_of(hand: int, led: int) -> int:
+        # rule home: ohhell.tricks.legal_mask (inlined for speed)
         if led >= 0:
             m = hand & _SUIT[led]
             if m:
@@ -89,6 +90,7 @@ def solve(state: HandState, score: Sequence[Sequence[float]], gone0: int = 0,
             bit = 1 << c
             hands[p] ^= bit
             s = c // 13
+            # rule home: ohhell.tricks.strength (inlined for speed)
             if tl:
                 st = 26 + c % 13 if s == trump else (13 + c % 13 if s == led else -1)
                 if st > best:

@@ -13,6 +13,11 @@ option (as a per-hand trump flag), hook, simultaneous bidding (seats bid in
 the core's order: the first seat without a bid from the dealer's left),
 must-trump and both scoring variants.  The tests replay the same deals and
 the same choices through :class:`ohhell.Game` and compare every state.
+
+The rules are copies, inlined for speed, of their one home :mod:`ohhell.tricks`
+(each copy says which function it copies); ``tests/env/test_kernel_rules.py``
+drives them next to the home over random positions.  Inside the arrays no trump
+(and "no card led", "no bid") is ``-1``: this module's documented sentinel.
 """
 
 from __future__ import annotations
@@ -181,7 +186,9 @@ def start_game(st, g, first_dealer, R, sizes, trumps, D, rng, mode, deck):
 
 @njit(cache=True, error_model="numpy")
 def legal_cards(st, R, p):
-    """The cards seat ``p`` may play now, as a mask (play phase)."""
+    """The cards seat ``p`` may play now, as a mask (play phase).
+
+    Rule home: :func:`ohhell.tricks.legal_mask`."""
     hand = st[O_HANDS + p]
     if st[F_NTRICK] > 0:
         m = hand & (np.int64(8191) << (13 * st[F_LED]))
@@ -197,7 +204,7 @@ def legal_cards(st, R, p):
 
 @njit(cache=True, error_model="numpy")
 def hooked_bid(st, R):
-    """The bid the hook forbids now, or -1."""
+    """The bid the hook forbids now, or -1 (rule home: :func:`ohhell.tricks.hook_bid`)."""
     if R[R_HOOK] and st[F_NBIDS] == R[R_N] - 1:
         x = st[F_H] - st[F_BIDSUM]
         if 0 <= x <= st[F_H]:
@@ -276,6 +283,7 @@ def apply_action(st, g, R, a, sizes, trumps, D, rng, mode, deck, scores_out):
         st[F_BEST] = 26 + rank if suit == trump else 13 + rank
     else:
         led = st[F_LED]
+        # rule homes: ohhell.tricks.voids_shown and ohhell.tricks.strength
         if suit != led:
             st[O_VOIDS + p] |= 1 << led
             if R[R_MUST] and trump >= 0 and suit != trump:
@@ -429,7 +437,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
                 u = U[g, i]
             else:
                 rs, u = splitmix(rs)
-            x = h - bidsum if (hook and j == n - 1) else -1
+            x = h - bidsum if (hook and j == n - 1) else -1   # rule home: ohhell.tricks.hook_bid
             if 0 <= x <= h:
                 b = int(u * h)
                 if b >= x:
@@ -452,7 +460,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
             for j in range(n):
                 hand = hands[p]
                 m = hand
-                if j > 0:
+                if j > 0:   # rule home: ohhell.tricks.legal_mask
                     m = hand & (np.int64(8191) << (13 * led))
                     if m == 0:
                         m = hand
@@ -476,7 +484,7 @@ def _playout_game(g, R, sizes, trumps, D, rng, mode, scores, U, record, first, t
                 hands[p] = hand ^ (np.int64(1) << c)
                 suit = c // 13
                 rank = c - suit * 13
-                if j == 0:
+                if j == 0:   # rule home: ohhell.tricks.strength
                     led = suit
                     best = 26 + rank if suit == trump else 13 + rank
                 else:

@@ -360,7 +360,7 @@ class OhHellState(pyspiel.State):
             else:
                 hand = self._p.hand
                 parts.append(f"t{hand.turned_card}c{_cards(hand.deal[player])}")
-                revealed = not hand.rules.simultaneous_bidding or all(b is not None for b in hand.bids)
+                revealed = hand.bids_revealed
                 for seat, a in self._p.log:
                     if a >= 52 and not revealed and seat != player:
                         parts.append(f"{seat}:b?")
@@ -383,7 +383,7 @@ class OhHellState(pyspiel.State):
         hand = self._p.hand
         new = Game.from_deal(self._g.hand_rules[self._p.k], hand.dealer, dealt,
                              hand.turned_card)
-        revealed = not hand.rules.simultaneous_bidding or all(b is not None for b in hand.bids)
+        revealed = hand.bids_revealed
         for seat, a in self._p.log:
             if a >= 52 and not revealed and seat != player_id:
                 legal = new.legal_actions(seat)

@@ -17,6 +17,7 @@ from rich.text import Text
 from ..actions import Bid, Play
 from ..cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
 from ..scoring import standings
+from ..text import explain_illegal as text_explain_illegal
 from ..view import View
 
 __all__ = ["SUIT_STYLE", "card_text", "suit_text", "suit_order", "hand_by_suit", "trump_text",
@@ -261,37 +262,15 @@ def trick_table(v: View, *, you: "int | None" = None) -> Table:
 
 
 def explain_illegal(view: View, action: object) -> str:
-    """Why ``action`` is not open to the viewer now, in the viewer's words ("you ...")."""
-    legal = view.legal_actions()
-    if view.is_over:
-        return "The game is over."
-    if not legal:
-        who = view.names[view.to_act] if view.to_act is not None else "another player"
-        return f"It is not your turn: {who} is to act."
-    if view.phase == "bid":
-        h = view.hand_size
-        if not isinstance(action, Bid):
-            return f"Bid first: a whole number from 0 to {h}."
-        if action.tricks > h:
-            return f"Bids are 0 to {h}: this hand has {h} trick{'s' if h != 1 else ''}."
-        if action not in legal:
-            return (f"You deal and, with the hook, may not bid {action.tricks}: the bids would total {h}, "
-                    f"the number of tricks.")
-        return "That bid is allowed."  # pragma: no cover - only asked about illegal actions
-    if not isinstance(action, Play):
-        return "The bidding is over: play a card."
-    card = action.card
-    if not view.hand_mask >> card & 1:
-        return f"You do not hold {rank_text(card)}{SUIT_SYMBOLS[card // 13]}."
-    if action in legal:
-        return "That card is allowed."  # pragma: no cover
-    led = view.trick.cards[0] // 13 if view.trick.cards else None
-    if led is not None and any(c // 13 == led for c in mask_to_cards(view.hand_mask)):
-        return f"You must follow suit: you hold {SUIT_NAMES[led]} {SUIT_SYMBOLS[led]}."
-    if led is not None and view.trump is not None:
-        return (f"You cannot follow {SUIT_NAMES[led]}, so under must trump you must play a trump "
-                f"({SUIT_NAMES[view.trump]} {SUIT_SYMBOLS[view.trump]}).")
-    return "That card is not allowed now."  # pragma: no cover
+    """Why ``action`` is not open to the viewer now, in the viewer's words ("you ...").
+
+    The reason is the core's own (:meth:`ohhell.view.View.rejection`, worded by
+    :func:`ohhell.text.explain_illegal`); nothing is decided here.
+    """
+    error = view.rejection(action)
+    if error is None:
+        return "That is allowed."  # pragma: no cover - only asked about illegal actions
+    return text_explain_illegal(error, view.names)
 
 
 def describe_action(action: object) -> str:

@@ -22,6 +22,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from ..errors import OhHellError, RulesError
 from ..scoresheet import EntryError, ScoreSheet
+from ..text import seat_label
 from .modals import MessageScreen
 from .paths import archive_path, data_dir, shown_path
 from .play import PLAY_CSS
@@ -623,6 +624,6 @@ class ScoreApp(App):
 def settings_for(rules, names: "Sequence[str] | None", dealer: "int | None") -> Settings:
     """Settings for the setup screen from the command line's flags."""
     n = rules.players
-    names = list(names) if names else [f"Player {s + 1}" for s in range(n)]
+    names = list(names) if names else [seat_label(s) for s in range(n)]
     return Settings(rules, names, [None] * n, dealer if dealer is not None else 0)
 

@@ -13,6 +13,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Sele
 
 from ..errors import RulesError
 from ..rules import MAX_HAND_SIZE, PRESETS, SCHEDULES, Rules
+from ..text import seat_label
 
 __all__ = ["Settings", "SetupScreen", "DEFAULT_NAMES", "FLAG_LABELS"]
 
@@ -76,7 +77,7 @@ class SetupScreen(Screen):
                              id="players", classes="setup-field")
             for seat in range(7):
                 with Horizontal(classes="setup-row seat-row", id=f"seat-row-{seat}"):
-                    label = ("Your name" if self.bots is not None and seat == 0 else f"Seat {seat + 1}")
+                    label = ("Your name" if self.bots is not None and seat == 0 else seat_label(seat))
                     yield Label(label, classes="setup-label")
                     name = s.names[seat] if seat < len(s.names) else DEFAULT_NAMES[seat]
                     yield Input(name, id=f"name-{seat}", classes="setup-name", max_length=24, compact=True)
@@ -120,7 +121,7 @@ class SetupScreen(Screen):
 
     def _dealer_options(self, n: int) -> list[tuple[str, int]]:
         opts = [] if self.dealer_required else [("drawn at random", -1)]
-        return opts + [(f"seat {k + 1}", k) for k in range(n)]
+        return opts + [(seat_label(k), k) for k in range(n)]
 
     def _dealer_value(self) -> int:
         d = self.settings.dealer
