@@ -297,8 +297,8 @@ def test_a_text_front_end_needs_only_the_session():
 
     rules = Rules(3, hand_sizes=[2, 1], simultaneous_bidding=True)
     game = module.play(Game(rules, seed=5), [None, "random", "random"], ask, said.append, seed=1)
-    assert game.is_over and sum(line.startswith("Seat 0: ") for line in said) == 5    # 2 bids, 3 cards
+    assert game.is_over and sum(line.startswith("Seat 1: ") for line in said) == 5    # 2 bids, 3 cards
     # The bots bid first (hidden), then each bad answer is explained and asked again.
-    assert said[:4] == ["Seat 1: a hidden bid", "Seat 2: a hidden bid", "not an action: 'nonsense'",
+    assert said[:4] == ["Seat 2: a hidden bid", "Seat 3: a hidden bid", "not an action: 'nonsense'",
                         "not an action: '99'"]
-    assert said[5] == "bids revealed: Seat 0 0, Seat 1 2, Seat 2 0"
+    assert said[5] == "bids revealed: Seat 1 0, Seat 2 2, Seat 3 0"
