@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import secrets
 import time
 from typing import Any, Iterable
@@ -27,7 +28,7 @@ from ..errors import IllegalActionError, OhHellError, RulesError
 from ..game import BID, Game
 from ..rules import PRESETS, Rules
 from .botpool import BotPool, bot_names, bot_seed, default_bot
-from .protocol import ProtocolError, clean_name, encode
+from .protocol import ProtocolError, clean_name, clean_text, encode
 from .session import Connection
 from .storage import Event, Store, StoreError
 
@@ -37,6 +38,12 @@ log = logging.getLogger("ohhell.server")
 
 SEAT_KINDS = ("open", "bot", "reserved")
 MAX_TITLE = 60
+#: The most hands a table's schedule may have (the longest standard schedule, up-down for
+#: three players, has 29), so no game's state grows without bound.
+MAX_HANDS = 60
+#: What a table id looks like (the server makes 12 of these characters); anything else is
+#: answered "no such table" without asking the database.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The away timer a table gets when its creator does not choose: after this many seconds
 #: away on their turn, a player's seat is played by the default bot until they take it back.
 DEFAULT_AWAY_AFTER = 60
@@ -105,6 +112,8 @@ def parse_table_config(body: Any) -> dict:
             rules = Rules(**fields)
     except (RulesError, TypeError) as e:
         raise TableError("bad_config", f"rules: {e}") from None
+    if rules.hand_count > MAX_HANDS:
+        raise TableError("bad_config", f"rules: {rules.hand_count} hands; a table plays at most {MAX_HANDS}")
     seats_in = body.get("seats")
     if seats_in is None:
         seats_in = [{"kind": "open"}] * rules.players
@@ -125,7 +134,7 @@ def parse_table_config(body: Any) -> dict:
     title = body.get("title") or ""
     if not isinstance(title, str):
         raise TableError("bad_config", "title must be text")
-    title = " ".join(title.split())[:MAX_TITLE]
+    title = clean_text(title)[:MAX_TITLE].rstrip()
     private = body.get("private", False)
     if not isinstance(private, bool):
         raise TableError("bad_config", "private must be true or false")
@@ -202,6 +211,7 @@ class Table:
         self.timer: "asyncio.Task | None" = None
         self.timer_at: "float | None" = None
         self.listed: "dict | None" = None      # the lobby row last written to the store
+        self.creator = ""                      # who created it (a hash of the address), if known
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -217,6 +227,7 @@ class Table:
             self.rules = Rules.from_dict(data["rules"])
             self.admin_hash = data["admin"]
             self.away = data.get("away")  # tables created before the timer existed have none
+            self.creator = data.get("creator") or ""
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
@@ -228,8 +239,12 @@ class Table:
             seat.standin = seat.standin_by = None
         elif kind == "leave":
             seat = self.seats[data["seat"]]
-            seat.kind, seat.name, seat.token_hash, seat.standin, seat.code_hash = "open", None, None, None, None
+            seat.kind, seat.name, seat.token_hash, seat.standin = "open", None, None, None
             seat.standin_by = None
+            if data.get("reserved"):  # a reserved seat stays reserved for its invite code
+                seat.kind = "reserved"
+            else:
+                seat.code_hash = None
             self.votes.discard(data["seat"])
         elif kind == "set_seat":
             seat = self.seats[data["seat"]]
@@ -438,7 +453,9 @@ class Table:
             if self.in_game:
                 raise TableError("game_running", "a game is being played: close the page instead; the "
                                                  "creator may put a bot in your seat until you come back")
-            await self._commit("leave", {"seat": conn.seat})
+            seat = conn.seat
+            await self._commit("leave", {"seat": seat, **({"reserved": True} if self.seats[seat].code_hash
+                                                           else {})})
             await self._after_change()
 
     async def act(self, conn: Connection, value: "int | str") -> None:
@@ -547,6 +564,7 @@ class Table:
             names = _distinct(names)
             await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
                                          "names": names})
+            self.manager.started(self)
         self._schedule_bots()
         self._arm()
         self._broadcast()
@@ -637,13 +655,17 @@ class Table:
                                                         name=f"bot {self.id}/{s}")
 
     async def _bot_turn(self, seat: int, game_no: int) -> None:
+        """One bot move.  The bot starts thinking at once and its move is logged
+        ``bot_delay`` seconds (2.5 times that after a trick's last card) after its turn began,
+        not sooner, however quickly it decided: how long a bot takes tells nobody anything
+        about its cards (a forced move would otherwise come faster than a free one)."""
         manager = self.manager
         me = asyncio.current_task()
         try:
             game = self.game
             trick_done = game is not None and not game.current_trick.cards and game.action_count > 0 \
                 and game.phase != BID
-            await asyncio.sleep(manager.bot_delay * (2.5 if trick_done else 1.0))
+            due = time.monotonic() + manager.bot_delay * (2.5 if trick_done else 1.0)
             while True:
                 async with self.lock:
                     game = self.game
@@ -655,11 +677,17 @@ class Table:
                     n = game.action_count
                     seed = bot_seed(self.seed or "", seat, n)
                 try:
-                    action = await manager.pool.decide(name, seed, view)
+                    action = await manager.pool.decide(name, seed, view, creator=self.creator or self.id,
+                                                       table=self.id)
+                except asyncio.CancelledError:
+                    raise
                 except Exception:  # a broken bot must not stop the table: log, fall back to random
                     log.exception("bot %s failed at table %s seat %d; playing a random legal action",
                                   name, self.id, seat)
                     action = manager.fallback(seed, view)
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 async with self.lock:
                     game = self.game
                     if self.game_no != game_no or game is None or game.is_over:
@@ -726,6 +754,7 @@ class Table:
         """One line of the lobby's list."""
         return {"id": self.id, "title": self.title, "description": self.rules.describe() if self.rules else "",
                 "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
+                "seated": sum(1 for s in self.seats if s.kind == "human"),
                 "status": self.status, "game": self.game_no,
                 "names": [s.name if s.kind == "human" else (_bot_display(s.bot or "") if s.kind == "bot"
                                                              else None) for s in self.seats],
@@ -761,6 +790,10 @@ class Table:
             c.send(text, state=True)
 
 
+#: What replaying a damaged log can raise.
+_DAMAGE = (StoreError, OhHellError, ValueError, KeyError, TypeError, AssertionError, IndexError, AttributeError)
+
+
 def _distinct(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
@@ -777,27 +810,42 @@ def _distinct(names: list[str]) -> list[str]:
 
 
 class TableManager:
-    """All tables of a server: created, loaded from the store, listed, evicted when idle.
+    """All tables of a server: created, loaded from the store, listed, evicted when idle,
+    removed when they never started.
 
-    :param bot_delay: seconds a bot waits before acting, so people can follow.
+    :param bot_delay: seconds a bot's move takes, so people can follow.
     :param idle_evict: seconds after which a table nobody watches leaves memory
         (it is loaded again from the store when someone comes back; the lobby lists it
         from the store meanwhile).
+    :param unstarted_ttl: seconds after its last change that a table which never started a
+        game, and where nobody is connected, is removed (its log and lobby row deleted).
+    :param max_open_per_creator: tables one creator (address) may have open that have not
+        started a game yet.
+    :param max_tables: tables in memory at once; creating more is refused (``full``).
     """
 
     #: seconds a finished game with every seat taken stays in the lobby's list
     FINISHED_LISTED = 3600.0
+    #: seconds a new table with nobody seated stays in the lobby's list
+    EMPTY_LISTED = 600.0
 
     def __init__(self, store: Store, pool: BotPool, *, bot_delay: float = 0.7,
                  idle_evict: float = 1800.0, resume_window: float = 7 * 86400.0,
-                 max_tables: int = 20000) -> None:
+                 max_tables: int = 20000, unstarted_ttl: float = 3600.0,
+                 max_open_per_creator: int = 20) -> None:
         self.store = store
         self.pool = pool
         self.bot_delay = bot_delay
         self.idle_evict = idle_evict
         self.resume_window = resume_window
         self.max_tables = max_tables
+        self.unstarted_ttl = unstarted_ttl
+        self.max_open_per_creator = max_open_per_creator
         self.tables: dict[str, Table] = {}
+        #: creator -> the ids of their tables that have not started a game (in memory or not)
+        self.unstarted: dict[str, set[str]] = {}
+        #: tables whose log could not be replayed (logged once, answered ``damaged``)
+        self.damaged: dict[str, str] = {}
         self.closing = False
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: "asyncio.Task | None" = None
@@ -805,19 +853,20 @@ class TableManager:
         self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
 
     async def start(self) -> int:
-        """Fill in the lobby's list if the database predates it, then load the tables active
-        recently (so their bots carry on and their away timers run); returns how many."""
+        """Fill in the lobby's list if the database predates it, remove the tables that
+        never started and expired meanwhile, then load the tables active recently (so their
+        bots carry on and their away timers run); returns how many."""
         if await self.store.get_meta("listing") != "complete":
             await self._backfill_listing()
+        await self._expire_stored()
         ids = await self.store.active_tables(time.time() - self.resume_window)
         loaded = 0
         for tid in ids:
             try:
-                await self.get(tid)
-            except (StoreError, OhHellError, ValueError, KeyError, TypeError, AssertionError):
-                # One damaged table must not keep the server (and every other table) down.
-                log.exception("table %s could not be loaded; left out", tid)
-            else:
+                table = await self.get(tid)
+            except TableError:   # damaged: logged, and every other table still loads
+                continue
+            if table is not None:
                 loaded += 1
         self._sweeper = asyncio.create_task(self._sweep())
         return loaded
@@ -827,7 +876,11 @@ class TableManager:
         count = 0
         for tid in await self.store.table_ids():
             table = Table(tid, self)
-            table.replay(await self.store.load(tid))
+            try:
+                table.replay(await self.store.load(tid))
+            except _DAMAGE as e:
+                self._damaged(tid, e)
+                continue
             await table.sync_listing()
             count += 1
         await self.store.set_meta("listing", "complete")
@@ -844,23 +897,45 @@ class TableManager:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    def _damaged(self, table_id: str, error: BaseException) -> TableError:
+        if table_id not in self.damaged:
+            self.damaged[table_id] = str(error) or type(error).__name__
+            log.error("table %s is damaged and is left out (every other table works): %s: %s",
+                      table_id, type(error).__name__, error)
+        return TableError("damaged", f"table {table_id} cannot be loaded: its saved log is damaged "
+                                     f"(the server's log says how)")
+
     async def get(self, table_id: str) -> "Table | None":
-        """The table with this id, loaded from the store if need be; ``None`` if unknown."""
+        """The table with this id, loaded from the store if need be; ``None`` if unknown
+        (or not a table id at all).
+
+        :raises TableError: ``damaged`` when its log cannot be replayed.
+        """
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            return None
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.damaged:
+            raise self._damaged(table_id, StoreError(self.damaged[table_id]))
         pending = self._loading.get(table_id)
         if pending is not None:
             return await pending
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            events = await self.store.load(table_id)
             table = None
-            if events:
-                table = Table(table_id, self)
-                table.replay(events)
+            try:
+                events = await self.store.load(table_id)
+                if events:
+                    table = Table(table_id, self)
+                    table.replay(events)
+            except _DAMAGE as e:
+                raise self._damaged(table_id, e) from None
+            if table is not None:
                 self.tables[table_id] = table
+                if table.game is None:
+                    self.unstarted.setdefault(table.creator, set()).add(table_id)
                 await table.resume()
             fut.set_result(table)
             return table
@@ -871,19 +946,29 @@ class TableManager:
         finally:
             del self._loading[table_id]
 
-    async def create(self, config: dict) -> tuple[Table, str, dict[int, str]]:
+    async def create(self, config: dict, creator: str = "") -> tuple[Table, str, dict[int, str]]:
         """Create a table from a checked config; returns it, the creator's token and the
-        invite codes of reserved seats."""
+        invite codes of reserved seats.  ``creator``: who asks (a hash of the address).
+
+        :raises TableError: ``full`` (too many tables in memory) or ``too_many_tables`` (this
+            creator has :attr:`max_open_per_creator` tables that have not started).
+        """
         if len(self.tables) >= self.max_tables:
             raise TableError("full", "this server has too many tables open; try again later")
+        mine = self.unstarted.get(creator, set())
+        if len(mine) >= self.max_open_per_creator:
+            raise TableError("too_many_tables", f"you have {len(mine)} tables where no game has started; "
+                                                f"play or wait for those (a table nobody starts is removed "
+                                                f"{self.unstarted_ttl / 60:g} minutes after its last change)")
         table_id = secrets.token_urlsafe(9)
         admin = new_token()
         codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
         table = Table(table_id, self)
         async with table.lock:
-            await table._commit("create", {**config, "admin": token_hash(admin),
+            await table._commit("create", {**config, "admin": token_hash(admin), "creator": creator,
                                            "codes": {str(i): token_hash(c) for i, c in codes.items()}})
             self.tables[table_id] = table
+            self.unstarted.setdefault(creator, set()).add(table_id)
             await table._after_change()
         return table, admin, codes
 
@@ -902,7 +987,8 @@ class TableManager:
         if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0):
             return hit[2]
         version = self._listing_version
-        rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset)
+        rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset,
+                                                   now - self.EMPTY_LISTED)
         result = {"tables": rows, "total": total}
         if len(self._listing_cache) > 64:
             self._listing_cache.clear()
@@ -917,14 +1003,63 @@ class TableManager:
         """Note activity (for eviction)."""
         table.updated = max(table.updated, time.time())
 
+    def started(self, table: Table) -> None:
+        """A table started its first game: it no longer counts against its creator."""
+        mine = self.unstarted.get(table.creator)
+        if mine is not None:
+            mine.discard(table.id)
+            if not mine:
+                del self.unstarted[table.creator]
+
+    def _forget(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        for creator, mine in list(self.unstarted.items()):
+            if table_id in mine:
+                mine.discard(table_id)
+                if not mine:
+                    del self.unstarted[creator]
+
+    async def _expire(self, table_id: str) -> None:
+        try:
+            await self.store.delete_table(table_id)
+        except StoreError as e:
+            log.error("%s", e)
+            return
+        self._forget(table_id)
+        self.listing_changed()
+        log.info("table %s never started and was idle for %gs: removed", table_id, self.unstarted_ttl)
+
+    async def _expire_stored(self) -> None:
+        """Remove the tables in the store that never started and have been idle too long."""
+        for tid in await self.store.stale_unstarted(time.time() - self.unstarted_ttl):
+            table = self.tables.get(tid)
+            if table is None or (not table.conns and not table.lock.locked()
+                                 and time.time() - table.updated > self.unstarted_ttl):
+                await self._expire(tid)
+
+    async def sweep(self) -> None:
+        """One round of housekeeping: expire the tables that never started, then evict idle
+        tables from memory."""
+        now = time.time()
+        for tid, t in list(self.tables.items()):
+            if t.game is None and not t.conns and now - t.updated > self.unstarted_ttl and not t.lock.locked():
+                await self._expire(tid)
+        try:
+            await self._expire_stored()
+        except StoreError as e:
+            log.error("%s", e)
+        for tid, t in list(self.tables.items()):
+            if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
+                    and not t.lock.locked():
+                del self.tables[tid]
+
     async def _sweep(self) -> None:
         while True:
-            await asyncio.sleep(min(60.0, self.idle_evict / 2))
-            now = time.time()
-            for tid, t in list(self.tables.items()):
-                if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
-                        and not t.lock.locked():
-                    del self.tables[tid]
+            await asyncio.sleep(min(60.0, self.idle_evict / 2, self.unstarted_ttl / 2))
+            try:
+                await self.sweep()
+            except Exception:  # pragma: no cover - logged; the next round tries again
+                log.exception("housekeeping failed")
 
     def fallback(self, seed: str, view) -> "int | str":
         """A random legal action (when a bot raised)."""
@@ -934,4 +1069,7 @@ class TableManager:
     def stats(self) -> dict:
         """Counts for ``/healthz``."""
         return {"tables": len(self.tables), "connections": sum(len(t.conns) for t in self.tables.values()),
-                "games_in_progress": sum(1 for t in self.tables.values() if t.in_game)}
+                "games_in_progress": sum(1 for t in self.tables.values() if t.in_game),
+                "unstarted": sum(len(v) for v in self.unstarted.values()),
+                "bot_queue": self.pool.queued(), "bot_decisions": self.pool.started,
+                "bot_decisions_degraded": self.pool.degraded}
