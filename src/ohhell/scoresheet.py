@@ -39,7 +39,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -124,6 +123,8 @@ def parse_count(text: "str | int", what: str, upto: int) -> int:
             raise EntryError(f"type a {what}: a whole number from 0 to {upto}")
         if not t.isdecimal() or not t.isascii():
             raise EntryError(f"{t!r} is not a {what}: type a whole number from 0 to {upto}")
+        if len(t.lstrip("0")) > len(str(upto)):   # (int() of thousands of digits would fail)
+            raise EntryError(f"a {what} is 0 to {upto} in this hand, not {t[:12]}{'...' if len(t) > 12 else ''}")
         value = int(t)
     if not 0 <= value <= upto:
         raise EntryError(f"a {what} is 0 to {upto} in this hand, not {value}")
@@ -859,7 +860,8 @@ def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:
 def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
     """Write ``text`` to ``path`` so that the file is always either the old or the new one.
 
-    The text goes to a temporary file in the same folder, is flushed and
+    The text goes to a temporary file in the same folder (``.NAME.tmp``, the
+    same name every time, so a killed save leaves no pile), is flushed and
     ``fsync``-ed, then renamed over ``path`` (atomic on POSIX and Windows);
     the folder is ``fsync``-ed too where the system allows.  Missing folders
     are created.
@@ -871,7 +873,10 @@ def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
         mode = os.stat(path).st_mode & 0o777
     except OSError:
         mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    # One fixed temporary name per file: a save killed midway leaves at most this one file,
+    # which the next save overwrites (random names piled up, one per killed save).
+    tmp = os.path.join(folder, "." + os.path.basename(path) + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

@@ -252,7 +252,7 @@ class ReplayScreen(Screen):
 
     def _hands(self, view) -> Table:
         g = self.rep.game
-        t = Table(title="Hands" if self.seat is None else f"{g.names[self.seat]}'s hand", title_style="bold",
+        t = Table(title=Text("Hands" if self.seat is None else f"{g.names[self.seat]}'s hand"), title_style="bold",
                   show_header=False, box=None, pad_edge=False)
         t.add_column(no_wrap=True)
         t.add_column()
