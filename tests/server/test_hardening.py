@@ -322,6 +322,27 @@ def test_a_schedule_has_a_bounded_number_of_hands():
         assert r.status_code == 201
 
 
+def test_state_frames_do_not_carry_every_past_trick():
+    """A state frame is rebuilt for every move: its size must not grow with every card of the
+    game so far.  Finished hands keep their scores and the last trick shown, not their cards."""
+    from ohhell import Game, Rules
+    from ohhell.server.protocol import encode
+    from ohhell.server.tables import trim_history
+    sizes = []
+    for hand_sizes in ([1] * 60, [15] * 60):   # the same number of hands, 15 times the cards
+        g = Game(Rules(3, hand_sizes=hand_sizes), seed=1)
+        while not g.is_over:
+            g.apply(g.legal_actions()[0], seat=g.seats_to_act[0])
+        full = g.view(0).to_dict()
+        trimmed = trim_history(json.loads(json.dumps(full)))
+        last = full["past_hands"][-1]["tricks"][-1]
+        assert trimmed["past_hands"][-1]["tricks"] == [last]
+        assert [(h["bids"], h["tricks_won"], h["scores"]) for h in trimmed["past_hands"]] == \
+            [(h["bids"], h["tricks_won"], h["scores"]) for h in full["past_hands"]]
+        sizes.append(len(encode(trimmed)))
+    assert sizes[1] < 1.2 * sizes[0] and sizes[1] < 10_000, sizes
+
+
 # --- Medium: slowloris -------------------------------------------------------------------------
 
 def _closed_within(sock: socket.socket, seconds: float) -> bool:

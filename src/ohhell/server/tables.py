@@ -177,6 +177,18 @@ def parse_away(value: Any) -> "dict | None":
     return {"after": after, "bot": bot}
 
 
+def trim_history(view: dict) -> dict:
+    """A view for a ``state`` frame: the finished hands keep their bids, tricks won and scores,
+    but not their tricks' cards, except the last trick of the last finished hand (the page shows
+    it until the next lead).  The cards of earlier tricks are public and in the record; sending
+    them again with every move made each frame grow with the whole game."""
+    past = view.get("past_hands")
+    if past:
+        view["past_hands"] = [{**h, "tricks": h["tricks"][-1:] if k == len(past) - 1 else []}
+                              for k, h in enumerate(past)]
+    return view
+
+
 def _bot_display(bot: str) -> str:
     return f"{bot.capitalize()} bot"
 
@@ -767,7 +779,7 @@ class Table:
             return None
         view = game.spectator_view() if seat is None else game.view(seat)
         info = {"number": self.game_no, "n": game.action_count, "commitments": self.commitments,
-                "view": view.to_dict()}
+                "view": trim_history(view.to_dict())}
         if game.is_over:
             info["seed"] = self.seed
             info["record"] = f"/api/tables/{self.id}/games/{self.game_no}/record"
