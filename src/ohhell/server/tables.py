@@ -1051,18 +1051,16 @@ class TableManager:
 
     async def sweep(self) -> None:
         """One round of housekeeping: expire the tables that never started, then evict idle
-        tables from memory."""
+        tables from memory.  A table that never started stays in memory until it starts or
+        expires (so this needs no database query; the ones left from before a restart are
+        removed by :meth:`start`)."""
         now = time.time()
         for tid, t in list(self.tables.items()):
             if t.game is None and not t.conns and now - t.updated > self.unstarted_ttl and not t.lock.locked():
                 await self._expire(tid)
-        try:
-            await self._expire_stored()
-        except StoreError as e:
-            log.error("%s", e)
         for tid, t in list(self.tables.items()):
             if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
-                    and not t.lock.locked():
+                    and t.game is not None and not t.lock.locked():
                 del self.tables[tid]
 
     async def _sweep(self) -> None:
