@@ -8,7 +8,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import httpx
@@ -19,7 +18,8 @@ from ohhell import bots
 from ohhell.server import create_app
 from ohhell.server.botpool import BotPool
 from ohhell.server.storage import SqliteStore
-from ohhell.server.tables import TableManager, parse_table_config
+from ohhell.server.config import parse_table_config
+from ohhell.server.manager import TableManager
 from serverkit import ROOT, Client, ThreadServer, free_port, play_out
 
 RULES = {"players": 3, "hand_sizes": [1]}

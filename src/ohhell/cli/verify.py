@@ -44,6 +44,7 @@ def verify_file(path: str) -> int:
         for _game in read_records(path):   # replays and checks every record (errors name the line)
             count += 1
         for number, rec in enumerate(read_records(path, verify=False), 1):
+            assert isinstance(rec, dict)   # verify=False yields the records' dicts
             problem = check_fair_dealer(rec)
             if problem:
                 raise RecordError(f"record {number}: {problem}")

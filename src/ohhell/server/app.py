@@ -30,7 +30,8 @@ from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, P
     parse_client_message
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
-from .tables import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, TableManager, parse_table_config
+from .config import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, parse_table_config
+from .manager import TableManager
 
 __all__ = ["create_app", "STATIC_DIR"]
 

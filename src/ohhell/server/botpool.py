@@ -10,7 +10,8 @@ The workers are shared fairly (:class:`BotPool`): decisions wait in one queue
 per creator (the address that created the table) and, inside it, one per
 table; a free worker takes the next decision round-robin over creators, then
 over that creator's tables.  One creator never holds more than ``per_creator``
-workers at once, so whoever else is waiting gets the next free one.  Under
+workers at once (plus one decision handed over early, so a worker never idles
+between decisions), so whoever else is waiting gets one of the next free ones.  Under
 load, bots think less instead of making others wait: a decision's time budget
 shrinks with the backlog of its creator and of the whole pool
 (:meth:`BotPool.budget_for`).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 from typing import Any
@@ -128,8 +130,14 @@ class BotPool:
         for this ``creator`` and ``table``; cancelling the caller drops a queued decision."""
         loop = asyncio.get_running_loop()
         job = _Job(name, seed, view, creator, table, loop.create_future())
-        self._queues.setdefault(creator, collections.OrderedDict()).setdefault(table, collections.deque()) \
-            .append(job)
+        tables = self._queues.get(creator)
+        if tables is None:   # a creator (or table) with nothing waiting goes first: it is owed a turn
+            tables = self._queues[creator] = collections.OrderedDict()
+            self._queues.move_to_end(creator, last=False)
+        if table not in tables:
+            tables[table] = collections.deque()
+            tables.move_to_end(table, last=False)
+        tables[table].append(job)
         self._waiting[creator] = self._waiting.get(creator, 0) + 1
         self._dispatch()
         try:
@@ -155,12 +163,13 @@ class BotPool:
         return sum(self._waiting.values())
 
     def _next(self) -> "_Job | None":
-        """The next decision to start: round-robin over creators (skipping those at their cap),
-        then over the creator's tables."""
+        """The next decision to start: round-robin over creators (skipping those at their cap:
+        ``per_creator`` workers, plus the one decision handed over early), then over the
+        creator's tables."""
         for _ in range(len(self._queues)):
             creator, tables = next(iter(self._queues.items()))
             self._queues.move_to_end(creator)
-            if self._running.get(creator, 0) >= self.per_creator:
+            if self._running.get(creator, 0) >= self.per_creator + 1:   # (+1: the one handed over early)
                 continue
             table, jobs = next(iter(tables.items()))
             job = jobs.popleft()
@@ -177,7 +186,10 @@ class BotPool:
         return None
 
     def _dispatch(self) -> None:
-        while self._busy < self.workers:
+        # One decision more than the workers is handed over, so a worker that finishes finds
+        # the next one waiting instead of idling while the loop hears of the last (the
+        # executor's own pipelining).
+        while self._busy < self.workers + 1:
             job = self._next()
             if job is None:
                 return
@@ -195,7 +207,10 @@ class BotPool:
             except Exception as e:  # the pool is shut down
                 self._finished(job, None, e)
                 continue
-            work.add_done_callback(lambda f, job=job: self._finished(job, f, None))
+            work.add_done_callback(functools.partial(self._work_done, job))
+
+    def _work_done(self, job: _Job, work: "asyncio.Future") -> None:
+        self._finished(job, work, None)
 
     def _finished(self, job: _Job, work: "asyncio.Future | None", error: "BaseException | None") -> None:
         self._busy -= 1

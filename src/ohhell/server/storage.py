@@ -450,18 +450,20 @@ class PostgresStore(Store):
         return _rows(found), total
 
     async def stale_unstarted(self, before: float) -> list[str]:
+        conn: Any = self._conn
         async with self._lock:
-            cur = await self._conn.execute(_STALE_UNSTARTED.replace("?", "%s"), (before,))
+            cur = await conn.execute(_STALE_UNSTARTED.replace("?", "%s"), (before,))
             rows = await cur.fetchall()
         return [r[0] for r in rows]
 
     async def delete_table(self, table_id: str) -> None:
         import psycopg
+        conn: Any = self._conn
         async with self._lock:
             try:
-                async with self._conn.transaction():
-                    await self._conn.execute("DELETE FROM ohhell_events WHERE table_id=%s", (table_id,))
-                    await self._conn.execute("DELETE FROM ohhell_tables WHERE table_id=%s", (table_id,))
+                async with conn.transaction():
+                    await conn.execute("DELETE FROM ohhell_events WHERE table_id=%s", (table_id,))
+                    await conn.execute("DELETE FROM ohhell_tables WHERE table_id=%s", (table_id,))
             except psycopg.Error as e:
                 raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
 
