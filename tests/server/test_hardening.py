@@ -84,10 +84,10 @@ class _SlowBot:
     pause = 0.05
 
     def __init__(self, seed=None, **options):
-        pass
+        self.seed = seed
 
     def act(self, view, budget=None):
-        _SlowBot.budgets.append(budget)
+        _SlowBot.budgets.append((self.seed, budget))
         time.sleep(_SlowBot.pause)
         return view.legal_actions()[0]
 
@@ -137,18 +137,22 @@ def test_a_flooding_creator_gets_smaller_budgets_not_the_others(slow_bot):
     view = _a_view()
 
     async def main():
-        quiet = await pool.decide(slow_bot, "s", view, creator="B", table="b")
-        flood = [pool.decide(slow_bot, "s", view, creator="A", table=f"a{i}") for i in range(12)]
+        await pool.decide(slow_bot, "B", view, creator="B", table="b")
+        flood = [asyncio.create_task(pool.decide(slow_bot, "A", view, creator="A", table=f"a{i}"))
+                 for i in range(12)]
+        await asyncio.sleep(0.12)
+        await pool.decide(slow_bot, "B", view, creator="B", table="b")   # while A floods
         await asyncio.gather(*flood)
-        return quiet
     try:
         asyncio.run(main())
     finally:
         pool.close()
-    first, rest = _SlowBot.budgets[0], _SlowBot.budgets[1:]
+    (_, first), rest = _SlowBot.budgets[0], _SlowBot.budgets[1:]
     assert first.seconds == 1.0                      # nobody else waiting: the full budget
-    assert min(b.seconds for b in rest) < 0.2        # the flood thinks less
-    assert all(b.seconds >= pool.min_seconds for b in rest)
+    flood = [b.seconds for who, b in rest if who == "A"]
+    other = [b.seconds for who, b in rest if who == "B"]
+    assert min(flood) < 0.2 and all(x >= pool.min_seconds for x in flood)   # the flood thinks less
+    assert other == [1.0], other                     # the other creator keeps its budget
     assert pool.degraded > 0
 
 

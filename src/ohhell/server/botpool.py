@@ -13,8 +13,8 @@ over that creator's tables.  One creator never holds more than ``per_creator``
 workers at once (plus one decision handed over early, so a worker never idles
 between decisions), so whoever else is waiting gets one of the next free ones.  Under
 load, bots think less instead of making others wait: a decision's time budget
-shrinks with the backlog of its creator and of the whole pool
-(:meth:`BotPool.budget_for`).
+shrinks with its creator's backlog and with the number of creators sharing the
+pool (:meth:`BotPool.budget_for`).
 """
 
 from __future__ import annotations
@@ -148,11 +148,13 @@ class BotPool:
 
     def budget_for(self, creator: str) -> "Budget | None":
         """The thinking budget of a decision of ``creator`` started now: the full one while the
-        pool keeps up, else ``full / load`` seconds (at least ``min_seconds``), where the load is
-        the larger of the creator's backlog per worker it may use and the pool's backlog per
-        worker.  So a creator who floods the pool gets faster, weaker bots, and others wait
-        less."""
-        load = max(self._waiting.get(creator, 0) / self.per_creator, sum(self._waiting.values()) / self.workers)
+        pool keeps up, else ``full / load`` seconds (at least ``min_seconds``).  The load is the
+        larger of the creator's own backlog per worker it may use and the number of creators
+        with bot work per worker (each one's fair share).  So a creator who floods the pool gets
+        fast, weak bots, the others keep most of their budget, and when many creators share
+        the pool everyone thinks a little less rather than waiting longer."""
+        active = len(self._waiting.keys() | self._running.keys() | {creator})
+        load = max(self._waiting.get(creator, 0) / self.per_creator, active / self.workers)
         if load <= 1.0:
             return None if self.full_seconds is None else Budget(seconds=self.full_seconds)
         full = self.full_seconds if self.full_seconds is not None else 1.0
