@@ -17,7 +17,7 @@ import websockets
 from ohhell import bots
 from ohhell.server import create_app
 from ohhell.server.botpool import BotPool
-from ohhell.server.storage import SqliteStore
+from ohhell.server.storage import SqliteStore, open_store
 from ohhell.server.config import parse_table_config
 from ohhell.server.manager import TableManager
 from serverkit import ROOT, Client, ThreadServer, free_port, play_out
@@ -217,13 +217,21 @@ def test_one_address_may_hold_only_so_many_tables_that_never_start():
         assert httpx.post(srv.base + "/api/tables", json={"rules": RULES}).status_code == 201
 
 
-def _manager(path, **options):
-    store = SqliteStore(str(path))
+def _manager(db, **options):
+    store = open_store(db)
     return store, TableManager(store, BotPool("thread", 1), bot_delay=0.0, **options)
 
 
-def test_tables_that_never_start_are_removed_and_stay_removed(tmp_path):
-    db = tmp_path / "t.sqlite3"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request, tmp_path):
+    """A fresh database of each back end (their SQL differs)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.sqlite3")
+    return request.getfixturevalue("pg_database")
+
+
+def test_tables_that_never_start_are_removed_and_stay_removed(any_db):
+    db = any_db
 
     async def first():
         store, m = _manager(db, unstarted_ttl=0.2)
@@ -261,8 +269,8 @@ def test_tables_that_never_start_are_removed_and_stay_removed(tmp_path):
     asyncio.run(restart(played_id))
 
 
-def test_the_lobby_lists_tables_with_people_first_and_empty_ones_only_for_a_while():
-    with ThreadServer() as srv:
+def test_the_lobby_lists_tables_with_people_first_and_empty_ones_only_for_a_while(any_db):
+    with ThreadServer(any_db) as srv:
         empty = srv.create(RULES, [{"kind": "open"}] * 3)
         waiting = srv.create(RULES, [{"kind": "open"}] * 3)
 
