@@ -496,3 +496,11 @@ def test_a_damaged_database_is_a_clear_message_not_a_traceback(tmp_path, damage)
                        capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert p.returncode == 1
     assert expect in p.stderr and "Traceback" not in p.stderr + p.stdout, p.stderr
+
+
+def test_serve_checks_its_new_options(capsys):
+    from ohhell.cli import main
+    for flag, value in (("--header-timeout", "0"), ("--max-open-tables", "0"), ("--unstarted-expiry", "-1"),
+                        ("--bot-seconds", "0")):
+        assert main(["serve", flag, value]) == 2
+        assert f"{flag} must be at least" in capsys.readouterr().err

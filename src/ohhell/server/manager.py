@@ -238,10 +238,13 @@ class TableManager:
                     del self.unstarted[creator]
 
     async def _expire(self, table_id: str) -> None:
+        table = self.tables.pop(table_id, None)   # first, so nobody finds it while it is deleted
         try:
             await self.store.delete_table(table_id)
         except StoreError as e:
             log.error("%s", e)
+            if table is not None:
+                self.tables[table_id] = table
             return
         self._forget(table_id)
         self.listing_changed()
