@@ -386,6 +386,34 @@ def test_half_open_requests_are_closed_after_the_header_timeout():
         assert httpx.get(srv.base + "/healthz").status_code == 200
 
 
+def test_one_address_cannot_hold_many_half_open_requests():
+    with ThreadServer(uvicorn={"header_timeout": 30, "max_half_open": 8}) as srv:
+        attack = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(12)]
+        try:
+            for s in attack:
+                s.sendall(b"GET / HTTP/1.1\r\n")
+            closed = sum(_closed_within(s, 0.5) for s in attack)
+            assert closed == 4, f"{closed} of 12 half-open connections closed; the limit is 8"
+            # another address is served meanwhile (the loopback network answers on 127.0.0.2 too)
+            other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+            assert other.get(srv.base + "/healthz").status_code == 200
+            other.close()
+        finally:
+            for s in attack:
+                s.close()
+        time.sleep(0.3)
+        assert httpx.get(srv.base + "/healthz").status_code == 200   # and the address again, once they are gone
+
+        async def many_sockets():   # websockets do not count as half-open once upgraded
+            t = srv.create(RULES, [{"kind": "open"}] * 3)
+            clients = [Client(srv.ws_url, t["id"]) for _ in range(12)]
+            for c in clients:
+                await c.connect()
+            for c in clients:
+                await c.close()
+        asyncio.run(many_sockets())
+
+
 # --- Low: clear answers to strange input ---------------------------------------------------------
 
 def test_strange_input_gets_a_clear_4xx():
