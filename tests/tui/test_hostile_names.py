@@ -44,6 +44,26 @@ def test_replay_shows_markup_like_names_as_they_are(tmp_path, text_of):
         assert name in seen, name
 
 
+def test_replay_of_a_score_sheet_shows_markup_like_names_as_they_are(tmp_path, text_of):
+    sheet = ScoreSheet(Rules(3, hand_sizes=[1, 2]), HOSTILE[:3])
+    for v in (0, 0, 1, 1, 0, 0, 1):
+        sheet.enter(v)
+    path = tmp_path / "sheet.json"
+    sheet.save(path)
+
+    async def main():
+        app = ReplayApp(load_file(str(path)), source=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            seen = text_of(app)
+            for key in ("right", "c", "home"):
+                await pilot.press(key)
+                seen += text_of(app)
+        return seen
+    seen = asyncio.run(main())
+    for name in HOSTILE[:3]:
+        assert name in seen, name
+
+
 def test_ohhell_replay_of_a_hostile_record_does_not_crash_and_fails_loudly_if_it_did(tmp_path):
     from ohhell.cli import main
     path = tmp_path / "game.json"
