@@ -200,10 +200,12 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             "away": {"after": DEFAULT_AWAY_AFTER, "bot": default_bot(), "range": list(AWAY_AFTER_RANGE)}})
 
     async def list_tables(request: Request) -> Response:
+        raw_limit = request.query_params.get("limit", str(LIST_LIMIT))
+        raw_offset = request.query_params.get("offset", "0")
         try:
-            # (at most 20 digits are read: a number too long is out of range anyway)
-            limit = int(request.query_params.get("limit", str(LIST_LIMIT))[:20])
-            offset = int(request.query_params.get("offset", "0")[:20])
+            if len(raw_limit) > 20 or len(raw_offset) > 20:   # out of range anyway; int() of
+                raise ValueError                                # thousands of digits is slow
+            limit, offset = int(raw_limit), int(raw_offset)
         except ValueError:
             return _error(400, "bad_query", "limit and offset are whole numbers")
         if not 1 <= limit <= MAX_LIST_LIMIT or not 0 <= offset <= MAX_LIST_OFFSET:
@@ -263,7 +265,10 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         if table is None:
             return _error(404, "no_table", "there is no such table")
         try:
-            number = int(request.path_params["game"][:12])
+            game = request.path_params["game"]
+            if len(game) > 12:
+                raise ValueError
+            number = int(game)
         except ValueError:
             return _error(404, "no_game", "games are numbered 1, 2, ...")
         rec = table.finished.get(number)
