@@ -311,7 +311,7 @@ class ReplayScreen(Screen):
         try:
             rep = Replayer(self.records[i])
         except OhHellError as e:
-            self.notify(f"Game {i + 1}: {e}", severity="error")
+            self.notify(f"Game {i + 1}: {e}", severity="error", markup=False)   # it may quote the record
             return
         self.index, self.rep = i, rep
         if self.seat is not None and self.seat >= rep.game.players:

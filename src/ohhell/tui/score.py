@@ -593,7 +593,7 @@ class ScoreApp(App):
         try:
             sheet = ScoreSheet(settings.rules, settings.names, settings.dealer or 0)
         except (RulesError, OhHellError) as e:  # pragma: no cover - the setup screen checked
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)   # it may quote a name
             return
         if self.path and os.path.exists(self.path):
             os.replace(self.path, archive_path(self.path))
