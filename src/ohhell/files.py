@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +39,8 @@ SCORESHEET_FORMAT = "ohhell.scoresheet"  # = scoresheet.FORMAT (pinned by a test
 def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
     """Write ``text`` to ``path`` so that the file is always either the old or the new one.
 
-    The text goes to a temporary file in the same folder, is flushed and
+    The text goes to a temporary file in the same folder (``.NAME.tmp``, the
+    same name every time, so a killed save leaves no pile), is flushed and
     ``fsync``-ed, then renamed over ``path`` (atomic on POSIX and Windows);
     the folder is ``fsync``-ed too where the system allows.  Missing folders
     are created; an existing file keeps its permissions.
@@ -54,7 +54,10 @@ def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
         mode = os.stat(path).st_mode & 0o777
     except OSError:
         mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    # One fixed temporary name per file: a save killed midway leaves at most this one file,
+    # which the next save overwrites (random names piled up, one per killed save).
+    tmp = os.path.join(folder, "." + os.path.basename(path) + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

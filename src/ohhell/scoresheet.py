@@ -125,6 +125,8 @@ def parse_count(text: "str | int", what: str, upto: int) -> int:
             raise EntryError(f"type a {what}: a whole number from 0 to {upto}")
         if not t.isdecimal() or not t.isascii():
             raise EntryError(f"{t!r} is not a {what}: type a whole number from 0 to {upto}")
+        if len(t.lstrip("0")) > len(str(upto)):   # (int() of thousands of digits would fail)
+            raise EntryError(f"a {what} is 0 to {upto} in this hand, not {t[:12]}{'...' if len(t) > 12 else ''}")
         value = int(t)
     if not 0 <= value <= upto:
         raise EntryError(f"a {what} is 0 to {upto} in this hand, not {value}")

@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 import websockets
 
-from ohhell.server import create_app
+from ohhell.server import create_app, uvicorn_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +29,8 @@ def free_port() -> int:
 class ThreadServer:
     """The app under uvicorn on a free port, in a background thread."""
 
-    def __init__(self, db: str = ":memory:", **options) -> None:
+    def __init__(self, db: str = ":memory:", uvicorn: "dict | None" = None, **options) -> None:
+        """``options`` go to :func:`create_app`, ``uvicorn`` to :func:`uvicorn_config`."""
         options.setdefault("bot_pool", "thread")
         options.setdefault("bot_delay", 0.0)
         options.setdefault("rate_limit", (500.0, 500.0))  # scripted players act faster than people
@@ -39,9 +39,9 @@ class ThreadServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on", ws_max_size=1 << 20)
-        self.server = uvicorn.Server(config)
+        config = uvicorn_config(self.app, "127.0.0.1", self.port, log_level="warning", **(uvicorn or {}))
+        import uvicorn as _uvicorn
+        self.server = _uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> "ThreadServer":

@@ -124,6 +124,11 @@ def test_a_database_from_before_the_lobby_list_is_upgraded_and_listed(tmp_path):
     with ThreadServer(db) as srv:
         old = srv.create({"players": 3}, [{"kind": "open"}] * 3, title="Old table")
         srv.create({"players": 3}, [{"kind": "open"}] * 3, private=True)
+
+        async def sit():   # someone waits there (a table nobody sits at is listed only briefly)
+            async with Client(srv.ws_url, old["id"]) as ann:
+                await ann.join(0, "Ann")
+        asyncio.run(sit())
     con = sqlite3.connect(db)
     with con:  # make it what an older server left: schema 1, no lobby rows, a month ago
         con.execute("DROP TABLE ohhell_tables")
@@ -131,11 +136,11 @@ def test_a_database_from_before_the_lobby_list_is_upgraded_and_listed(tmp_path):
         con.execute("UPDATE ohhell_meta SET value='1' WHERE key='schema'")
         con.execute("UPDATE ohhell_events SET ts = ts - 30 * 86400")
     con.close()
-    with ThreadServer(db) as srv:
+    with ThreadServer(db, unstarted_ttl=90 * 86400) as srv:   # (so the never-started table is kept)
         assert srv.manager.tables == {}  # too old to resume
         listed = httpx.get(srv.base + "/api/tables").json()
         assert [t["id"] for t in listed["tables"]] == [old["id"]] and listed["total"] == 1
-        assert listed["tables"][0]["title"] == "Old table" and listed["tables"][0]["open"] == [0, 1, 2]
+        assert listed["tables"][0]["title"] == "Old table" and listed["tables"][0]["open"] == [1, 2]
     con = sqlite3.connect(db)
     assert dict(con.execute("SELECT key, value FROM ohhell_meta")) == {"schema": "2", "listing": "complete"}
     con.execute("UPDATE ohhell_meta SET value='3' WHERE key='schema'")

@@ -53,5 +53,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"ohhell replay: --seat must be 1 to {rep.game.players}", file=sys.stderr)
                 return 2
             seat = args.seat - 1
-    ReplayApp(content, index=index, seat=seat, position=args.at, source=args.file).run()
-    return 0
+    app = ReplayApp(content, index=index, seat=seat, position=args.at, source=args.file)
+    app.run()
+    return app.return_code or 0   # non-zero when the app stopped on an error

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if app.sheet is not None:
         print(f"Score sheet saved in {path} — `ohhell score{'' if args.file is None else ' ' + path}` "
               f"resumes it.")
-    return 0
+    return app.return_code or 0   # non-zero when the app stopped on an error
 
 
 def sheet_text(sheet) -> str:

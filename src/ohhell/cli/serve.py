@@ -23,6 +23,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="bot workers (default: CPUs - 1, at least 1)")
     p.add_argument("--create-limit", type=float, default=30.0, metavar="N",
                    help="tables one address may create per minute (default 30; 0: no limit)")
+    p.add_argument("--max-open-tables", type=int, default=20, metavar="N",
+                   help="tables one address may have where no game has started yet (default 20)")
+    p.add_argument("--unstarted-expiry", type=float, default=60.0, metavar="MINUTES",
+                   help="a table where no game ever started is removed this long after its last "
+                        "change, once nobody is connected (default 60)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For/-Proto headers are believed (repeat it, or "
+                        "separate with commas; an address or a network such as 10.0.0.0/8). Without it "
+                        "those headers are ignored, so a client cannot pick the address its limits count")
+    p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a page origin (e.g. https://cards.example.org) whose websockets are accepted "
+                        "besides the server's own host (repeatable)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="close a connection that has not sent a whole request head in this time "
+                        "(default 10)")
+    p.add_argument("--bot-seconds", type=float, default=None, metavar="SECONDS",
+                   help="how long a bot may think per move when the server is not busy (default: each "
+                        "bot's own); under load it gets less")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -40,6 +58,14 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers is not None and args.bot_workers < 1:
         print("ohhell serve: --bot-workers must be at least 1", file=sys.stderr)
         return 2
+    for flag, value, least in (("--max-open-tables", args.max_open_tables, 1),
+                               ("--unstarted-expiry", args.unstarted_expiry, 0.1),
+                               ("--header-timeout", args.header_timeout, 0.1),
+                               ("--bot-seconds", args.bot_seconds, 0.01)):
+        if value is not None and not value >= least:
+            print(f"ohhell serve: {flag} must be at least {least:g}", file=sys.stderr)
+            return 2
+    proxies = [p.strip() for arg in args.trusted_proxy for p in arg.split(",") if p.strip()]
     import logging
 
     from ..server import serve
@@ -53,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         started = serve(args.host, args.port, db, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
                         bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log,
-                        create_limit=args.create_limit or None)
+                        create_limit=args.create_limit or None, trusted_proxies=proxies,
+                        allowed_origins=args.allowed_origin, header_timeout=args.header_timeout,
+                        max_open_per_creator=args.max_open_tables,
+                        unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds)
     except StoreError as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1

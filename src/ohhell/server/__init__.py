@@ -10,7 +10,17 @@ seat's view.  Needs the ``server`` extra: ``pip install 'ohhell[server]'``.
 
 from __future__ import annotations
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "uvicorn_config", "check_store", "HEADER_TIMEOUT", "KEEP_ALIVE",
+           "MAX_HALF_OPEN"]
+
+#: Seconds a client may take to send a request's headers (from connecting, or from the first
+#: byte of a request on a kept-alive connection); then the connection is closed.
+HEADER_TIMEOUT = 10.0
+#: Seconds an idle kept-alive connection stays open.
+KEEP_ALIVE = 5
+#: Connections one address may have open at once that have not yet sent a whole request
+#: head (a browser opens a handful); more are closed at once.  Trusted proxies are exempt.
+MAX_HALF_OPEN = 32
 
 
 def create_app(*args, **kwargs):
@@ -19,15 +29,145 @@ def create_app(*args, **kwargs):
     return _create(*args, **kwargs)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | None" = None, **options) -> bool:
-    """Run the server until interrupted (what ``ohhell serve`` does); ``False`` if it failed to start."""
+def _guarded_protocol(header_timeout: float, max_half_open: int = MAX_HALF_OPEN, trusted=()):
+    """uvicorn's HTTP protocol against slowloris: a connection that has not sent a whole
+    request head ``header_timeout`` seconds after it opened (or after the first byte of its
+    next request) is closed, and one address (other than the ``trusted`` proxies) may hold at
+    most ``max_half_open`` such connections at once.  uvicorn's own keep-alive timeout covers
+    idle connections between requests."""
+    import ipaddress
+
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    networks = []
+    for p in trusted:
+        try:
+            networks.append(ipaddress.ip_network(p, strict=False))
+        except ValueError:   # "*" or a name: trust as uvicorn does, and exempt nobody here
+            pass
+
+    def exempt(host: "str | None") -> bool:
+        try:
+            address = ipaddress.ip_address(host or "")
+        except ValueError:
+            return True   # a Unix socket: no address to count
+        return any(address in n for n in networks)
+
+    half_open: dict[str, int] = {}
+
+    class HeaderTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
+        _head_timer = None
+        _head_cycle = None
+        _counted: "str | None" = None
+
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            host = self.client[0] if self.client else None
+            if not exempt(host):
+                assert host is not None
+                if half_open.get(host, 0) >= max_half_open:
+                    transport.close()   # too many unfinished requests from this address
+                    return
+                self._counted = host
+                half_open[host] = half_open.get(host, 0) + 1
+            self._arm_head_timer()
+
+        def _uncount(self) -> None:
+            host, self._counted = self._counted, None
+            if host is not None:
+                half_open[host] -= 1
+                if not half_open[host]:
+                    del half_open[host]
+
+        def _arm_head_timer(self) -> None:
+            if self._head_timer is None:
+                self._head_cycle = self.cycle
+                self._head_timer = self.loop.call_later(header_timeout, self._head_timed_out)
+
+        def _disarm_head_timer(self) -> None:
+            self._uncount()
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def data_received(self, data: bytes) -> None:
+            if self.cycle is None or self.cycle.response_complete:   # between requests
+                self._arm_head_timer()
+            super().data_received(data)
+            # a new request's head arrived (or it was a websocket's, and the socket moved on)
+            if self.cycle is not self._head_cycle or self.transport.get_protocol() is not self:
+                self._disarm_head_timer()
+
+        def _head_timed_out(self) -> None:
+            self._head_timer = None
+            self._uncount()
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:   # closed, or a websocket now
+                return
+            if self.cycle is self._head_cycle and (self.cycle is None or self.cycle.response_complete):
+                transport.close()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm_head_timer()
+            super().connection_lost(exc)
+
+    return HeaderTimeoutProtocol
+
+
+def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, *, trusted_proxies=(),
+                   header_timeout: float = HEADER_TIMEOUT, keep_alive: int = KEEP_ALIVE,
+                   max_half_open: int = MAX_HALF_OPEN, log_level: str = "info", access_log: bool = False):
+    """The uvicorn settings ``ohhell serve`` runs ``app`` with.
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
+    ``trusted_proxies`` (``ohhell serve --trusted-proxy``); with none, never, so a client
+    cannot choose the address its rate limits are counted under.
+    """
+    import uvicorn
+    proxies = [p for p in trusted_proxies if p]
+    return uvicorn.Config(app, host=host, port=port, ws_max_size=1 << 20, ws_per_message_deflate=True,
+                          lifespan="on", log_level=log_level, access_log=access_log,
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                          timeout_keep_alive=keep_alive,
+                          http=_guarded_protocol(header_timeout, max_half_open, proxies),
+                          h11_max_incomplete_event_size=16 * 1024)
+
+
+def check_store(db: "str | None") -> None:
+    """Open the database and read what the server reads at start, then close it, so a
+    database the server cannot use is reported clearly before the server starts.
+
+    :raises StoreError: saying what is wrong.
+    """
+    import asyncio
+
+    from .storage import open_store
+
+    async def check() -> None:
+        store = open_store(db)
+        await store.open()
+        try:
+            await store.get_meta("listing")
+            await store.stale_unstarted(0.0)
+        finally:
+            await store.close()
+    asyncio.run(check())
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | None" = None, *, trusted_proxies=(),
+          header_timeout: float = HEADER_TIMEOUT, **options) -> bool:
+    """Run the server until interrupted (what ``ohhell serve`` does); ``False`` if it failed to start.
+
+    :raises StoreError: when the database cannot be used (checked before starting).
+    """
     import uvicorn
     from .app import create_app as _create
-    ws_options = {k: options.pop(k) for k in ("log_level", "access_log") if k in options}
+    log_options = {k: options.pop(k) for k in ("log_level", "access_log") if k in options}
+    check_store(db)
     app = _create(db, **options)
-    config = uvicorn.Config(app, host=host, port=port, ws_max_size=1 << 20, ws_per_message_deflate=True,
-                            lifespan="on", log_level=ws_options.get("log_level", "info"),
-                            access_log=ws_options.get("access_log", False))
+    config = uvicorn_config(app, host, port, trusted_proxies=trusted_proxies, header_timeout=header_timeout,
+                            log_level=log_options.get("log_level", "info"),
+                            access_log=log_options.get("access_log", False))
     server = uvicorn.Server(config)
     server.run()
     return server.started

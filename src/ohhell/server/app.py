@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
 import time
+from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -28,7 +30,8 @@ from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, P
     parse_client_message
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
-from .tables import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, TableManager, parse_table_config
+from .config import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, parse_table_config
+from .manager import TableManager
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -37,9 +40,13 @@ log = logging.getLogger("ohhell.server")
 STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
 #: A client that sends this many messages in a row over its rate limit is disconnected.
 FLOOD_LIMIT = 300
+#: The largest request body (a new table's JSON); reading stops there, declared length or not.
 MAX_BODY = 16 * 1024
-#: Tables per page of the lobby's list (``GET /api/tables?limit=&offset=``): default and most.
-LIST_LIMIT, MAX_LIST_LIMIT = 100, 500
+#: Seconds a client may take to send a request's body.
+BODY_TIMEOUT = 10.0
+#: Tables per page of the lobby's list (``GET /api/tables?limit=&offset=``): default and most;
+#: and the largest offset.
+LIST_LIMIT, MAX_LIST_LIMIT, MAX_LIST_OFFSET = 100, 500, 1_000_000
 
 _CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -69,23 +76,95 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
+class _BodyError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.response = _error(status, code, message)
+
+
+async def read_body(request: Request, limit: int = MAX_BODY, timeout: float = BODY_TIMEOUT) -> bytes:
+    """The request's body, read as it streams in: a declared length over ``limit`` is refused
+    before anything is read, and reading stops at the first chunk past ``limit`` (a chunked
+    body declares nothing), or after ``timeout`` seconds.
+
+    :raises _BodyError: 413 (too large) or 408 (too slow), with the response to send.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _BodyError(413, "too_large", f"the request is over {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _BodyError(413, "too_large", f"the request is over {limit} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _BodyError(408, "too_slow", f"the request's body took over {timeout:g} seconds") from None
+    return b"".join(chunks)
+
+
+def creator_key(host: "str | None") -> str:
+    """Who creates a table, as the server remembers it: a short hash of the client's address
+    (the address itself is not stored)."""
+    return hashlib.sha256(f"ohhell-creator/{host or '?'}".encode()).hexdigest()[:16]
+
+
+def origin_allowed(origin: "str | None", host: "str | None", allowed: "tuple[str, ...]" = ()) -> bool:
+    """Whether a websocket from a page at ``origin`` may connect: no ``Origin`` (not a
+    browser), the server's own host (the ``Host`` header), or one of ``allowed`` (origins
+    such as ``https://cards.example.org``; ``*`` allows any).
+
+    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")
+    True
+    >>> origin_allowed("https://evil.example", "127.0.0.1:8000")
+    False
+    """
+    if not origin:
+        return True
+    if "*" in allowed or origin.rstrip("/").lower() in {a.rstrip("/").lower() for a in allowed}:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(host) and netloc.lower() == (host or "").lower()
+
+
 def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_delay: float = 0.7,
                bot_pool: str = "process", bot_workers: "int | None" = None,
                idle_evict: float = 1800.0, rate_limit: "tuple[float, float]" = (10.0, 30.0),
-               create_limit: "float | None" = 30.0) -> Starlette:
+               create_limit: "float | None" = 30.0, allowed_origins: "tuple[str, ...] | list[str]" = (),
+               body_timeout: float = BODY_TIMEOUT, unstarted_ttl: float = 3600.0,
+               max_open_per_creator: int = 20, bot_seconds: "float | None" = None,
+               bot_per_creator: "int | None" = None) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
         default SQLite file (see :func:`~ohhell.server.storage.default_db_path`).
     :param store: a ready :class:`~ohhell.server.storage.Store` instead of ``db``.
-    :param bot_delay: seconds a bot waits before it acts (so people can follow).
+    :param bot_delay: seconds a bot's move takes (so people can follow; a bot that decides
+        sooner waits, so its timing tells nothing about its cards).
     :param bot_pool: ``process`` (default) or ``thread``: where bots think.
     :param rate_limit: ``(messages per second, burst)`` each client may send.
     :param create_limit: tables one address may create per minute (``None``: no limit).
+    :param allowed_origins: pages of other origins whose websockets are accepted (besides
+        the server's own host).
+    :param body_timeout: seconds a client may take to send a request's body.
+    :param unstarted_ttl: seconds after which a table that never started a game (nobody
+        connected) is removed.
+    :param max_open_per_creator: tables one address may have where no game has started.
+    :param bot_seconds: a bot decision's thinking time when the server is not loaded (``None``:
+        each bot's own default); it shrinks under load.
+    :param bot_per_creator: the most bot workers one creator's tables use at once.
     """
     the_store = store if store is not None else open_store(db)
-    pool = BotPool(bot_pool, bot_workers)
-    manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict)
+    pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
+    manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict,
+                           unstarted_ttl=unstarted_ttl, max_open_per_creator=max_open_per_creator)
+    origins = tuple(allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -121,20 +200,25 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             "away": {"after": DEFAULT_AWAY_AFTER, "bot": default_bot(), "range": list(AWAY_AFTER_RANGE)}})
 
     async def list_tables(request: Request) -> Response:
+        raw_limit = request.query_params.get("limit", str(LIST_LIMIT))
+        raw_offset = request.query_params.get("offset", "0")
         try:
-            limit = int(request.query_params.get("limit", LIST_LIMIT))
-            offset = int(request.query_params.get("offset", 0))
+            if len(raw_limit) > 20 or len(raw_offset) > 20:   # out of range anyway; int() of
+                raise ValueError                                # thousands of digits is slow
+            limit, offset = int(raw_limit), int(raw_offset)
         except ValueError:
             return _error(400, "bad_query", "limit and offset are whole numbers")
-        if not 1 <= limit <= MAX_LIST_LIMIT or offset < 0:
-            return _error(400, "bad_query", f"limit is 1 to {MAX_LIST_LIMIT} and offset 0 or more")
+        if not 1 <= limit <= MAX_LIST_LIMIT or not 0 <= offset <= MAX_LIST_OFFSET:
+            return _error(400, "bad_query", f"limit is 1 to {MAX_LIST_LIMIT} and offset 0 to {MAX_LIST_OFFSET}")
         return JSONResponse(await manager.list_tables(limit, offset))
 
     creators: dict[str, RateLimiter] = {}
 
     async def create_table(request: Request) -> Response:
+        # The peer's address: a proxy's X-Forwarded-For is used only when the proxy is one
+        # the operator named (``ohhell serve --trusted-proxy``); uvicorn applies it.
+        ip = request.client.host if request.client else "?"
         if create_limit:
-            ip = request.client.host if request.client else "?"
             limiter = creators.get(ip)
             if limiter is None:
                 if len(creators) > 10000:
@@ -142,37 +226,49 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                 limiter = creators[ip] = RateLimiter(rate=create_limit / 60.0, burst=create_limit)
             if not limiter.allow():
                 return _error(429, "slow_down", "too many tables created from here; wait a minute")
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY:   # refused before it is read
-            return _error(413, "too_large", f"the request is over {MAX_BODY} bytes")
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(413, "too_large", f"the request is over {MAX_BODY} bytes")
+        try:
+            body = await read_body(request, MAX_BODY, body_timeout)
+        except _BodyError as e:
+            return e.response
         try:
             data = json.loads(body)
         except (ValueError, RecursionError):   # RecursionError: JSON nested too deep
             return _error(400, "bad_json", "send the table as a JSON object")
         try:
             config = parse_table_config(data)
-            table, admin, codes = await manager.create(config)
+            table, admin, codes = await manager.create(config, creator_key(ip))
         except TableError as e:
-            return _error(503 if e.code in ("full", "storage") else 400, e.code, e.message)
+            status = 503 if e.code in ("full", "storage") else 429 if e.code == "too_many_tables" else 400
+            return _error(status, e.code, e.message)
         return JSONResponse({"id": table.id, "url": f"/t/{table.id}", "admin": admin,
                              "invites": {str(i): f"/t/{table.id}#seat={i}&code={c}" for i, c in codes.items()}},
                             status_code=201)
 
+    async def find(request: Request):
+        try:
+            return await manager.get(request.path_params["table_id"])
+        except TableError as e:   # damaged
+            return _error(503, e.code, e.message)
+
     async def table_info(request: Request) -> Response:
-        table = await manager.get(request.path_params["table_id"])
+        table = await find(request)
+        if isinstance(table, Response):
+            return table
         if table is None:
             return _error(404, "no_table", "there is no such table")
         return JSONResponse(table.public_info())
 
     async def record(request: Request) -> Response:
-        table = await manager.get(request.path_params["table_id"])
+        table = await find(request)
+        if isinstance(table, Response):
+            return table
         if table is None:
             return _error(404, "no_table", "there is no such table")
         try:
-            number = int(request.path_params["game"])
+            game = request.path_params["game"]
+            if len(game) > 12:
+                raise ValueError
+            number = int(game)
         except ValueError:
             return _error(404, "no_game", "games are numbered 1, 2, ...")
         rec = table.finished.get(number)
@@ -192,6 +288,10 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     # --- the websocket --------------------------------------------------------------------------
 
     async def websocket(ws: WebSocket) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
+            log.info("websocket from origin %.100r refused", ws.headers.get("origin"))
+            await ws.close(code=1008)   # before accepting: the client gets HTTP 403
+            return
         await ws.accept()
         conn = Connection(ws.send_text)
         conn.limiter = RateLimiter(*rate_limit)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 __all__ = ["VERSION", "MAX_MESSAGE_BYTES", "MAX_NAME_LENGTH", "CLIENT_TYPES", "ProtocolError",
-           "ClientMessage", "parse_client_message", "clean_name", "encode", "error_message"]
+           "ClientMessage", "parse_client_message", "clean_name", "clean_text", "encode", "error_message"]
 
 #: The protocol version; a client that sends another gets a ``bad_version`` error.
 VERSION = 1
@@ -173,14 +173,25 @@ def _no_constant(name: str) -> Any:
     raise ProtocolError("bad_json", f"not valid JSON ({name} is not a JSON value)")
 
 
+def clean_text(text: str) -> str:
+    """Text made safe to show: every character of Unicode's "other" categories removed
+    (controls, format characters such as the bidi overrides U+202A-U+202E and U+2066-U+2069,
+    lone surrogates, unassigned and private-use code points), runs of spaces collapsed.
+
+    >>> clean_text("a\\u202eb\\x00c  d")
+    'abc d'
+    """
+    text = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", text)
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(text.split())
+
+
 def clean_name(name: str) -> str:
-    """A display name made safe to show: control characters removed, spaces collapsed.
+    """A display name made safe to show (see :func:`clean_text`).
 
     :raises ProtocolError: ``bad_name`` when nothing printable is left or it is too long.
     """
-    text = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", name)
-                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    text = " ".join(text.split())
+    text = clean_text(name)
     if not text:
         raise ProtocolError("bad_name", "the name is empty; choose a name people will see")
     if len(text) > MAX_NAME_LENGTH:

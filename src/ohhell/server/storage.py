@@ -14,9 +14,11 @@ Two back ends share one small interface (:class:`Store`):
 * :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
   ``synchronous=NORMAL`` (a committed event survives the process being
   killed; only a power cut can lose the last few).  Its writes take tens of
-  microseconds, so they run on the event loop itself; the checkpoints that
-  copy the log into the database (and wait for the disk) run in a thread of
-  their own, so a slow disk never stalls the loop.
+  microseconds, so they run on the event loop itself; every read (a table's
+  log, the lobby's list, which can take milliseconds) runs in a thread on a
+  connection of its own, and the checkpoints that copy the log into the
+  database (and wait for the disk) in another, so neither a slow query nor a
+  slow disk stalls the loop.
 * :class:`PostgresStore` - for a ``postgresql://`` URL (needs ``psycopg``).
 
 >>> import asyncio
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -43,6 +46,8 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["Event", "Store", "StoreError", "SqliteStore", "PostgresStore", "open_store", "default_db_path"]
+
+log = logging.getLogger("ohhell.server")
 
 #: 1: the event log; 2: and the lobby's list (``ohhell_tables``).  A version-1 database is
 #: upgraded when opened (and its list filled in from the log by the server).
@@ -104,11 +109,21 @@ class Store:
         """
         raise NotImplementedError
 
-    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
-        """The lobby's list and its full length: tables with an open seat, then games in
-        progress, then games finished (every seat taken) at or after ``finished_since``;
+    async def list_tables(self, finished_since: float, limit: int, offset: int,
+                          empty_since: "float | None" = None) -> tuple[list[dict], int]:
+        """The lobby's list and its full length, best first: tables with an open seat and
+        someone seated, then games in progress, then new tables nobody sits at yet (changed
+        at or after ``empty_since``), then games finished at or after ``finished_since``;
         most recently changed first within each group.  Each row is the summary given to
-        :meth:`put_listing` with ``updated`` added."""
+        :meth:`put_listing` with ``updated`` added (a damaged row is left out and logged)."""
+        raise NotImplementedError
+
+    async def delete_table(self, table_id: str) -> None:
+        """Remove a table's log and lobby row (an expired table that never started)."""
+        raise NotImplementedError
+
+    async def stale_unstarted(self, before: float) -> list[str]:
+        """The tables that never started a game and whose last event is before ``before``."""
         raise NotImplementedError
 
     async def get_meta(self, key: str) -> "str | None":
@@ -120,17 +135,49 @@ class Store:
         raise NotImplementedError
 
 
-#: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders).
-_LIST_WHERE = "open_seats > 0 OR status = 'playing' OR updated >= ?"
-_LIST_ORDER = "(open_seats > 0) DESC, (status = 'playing') DESC, updated DESC, table_id"
+#: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders:
+#: finished_since, empty_since).  The ``status`` column is the row's status, except that a
+#: table waiting for players with nobody seated yet is ``empty``: listed only for a while,
+#: and after the tables where someone waits and the games being played.
+_LIST_WHERE = ("status = 'playing' OR (status <> 'empty' AND (open_seats > 0 OR updated >= ?)) "
+               "OR (status = 'empty' AND updated >= ?)")
+_LIST_ORDER = ("CASE WHEN status = 'playing' THEN 1 WHEN status = 'empty' THEN 2 WHEN open_seats > 0 THEN 0 "
+               "ELSE 3 END, updated DESC, table_id")
+#: The tables that never started a game and whose last event is before ``?``.
+_STALE_UNSTARTED = ("SELECT table_id FROM ohhell_events GROUP BY table_id HAVING max(ts) < ? "
+                    "AND sum(CASE WHEN kind = 'start' THEN 1 ELSE 0 END) = 0")
 
 
 def _listing_args(table_id: str, row: dict, updated: float) -> tuple:
-    return (table_id, updated, row["status"], len(row["open"]), _dumps(row))
+    status = "empty" if row["status"] == "waiting" and row.get("seated", 1) == 0 else row["status"]
+    return (table_id, updated, status, len(row["open"]), _dumps(row))
 
 
 def _rows(found) -> list[dict]:
-    return [{**json.loads(summary), "updated": updated} for summary, updated in found]
+    out = []
+    for summary, updated in found:
+        try:
+            row = json.loads(summary)
+            if not isinstance(row, dict):
+                raise ValueError("not an object")
+        except ValueError as e:
+            log.error("a lobby row is damaged and is left out of the list (%s): %.80r", e, summary)
+            continue
+        out.append({**row, "updated": updated})
+    return out
+
+
+def _events(table_id: str, rows) -> list[Event]:
+    out = []
+    for seq, kind, data, ts in rows:
+        try:
+            value = json.loads(data)
+            if not isinstance(value, dict):
+                raise ValueError("not an object")
+        except ValueError as e:
+            raise StoreError(f"table {table_id}: event {seq} ({kind}) is damaged: {e}") from None
+        out.append(Event(seq, kind, value, ts))
+    return out
 
 
 def _dumps(data: dict) -> str:
@@ -147,13 +194,26 @@ class SqliteStore(Store):
         self.path = path
         self.url = path if path == ":memory:" else f"sqlite:///{os.path.abspath(path)}"
         self._db: "sqlite3.Connection | None" = None
+        self._reader: "sqlite3.Connection | None" = None
+        self._read_lock = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer: "threading.Thread | None" = None
 
     async def open(self) -> None:
+        try:
+            self._open()
+        except sqlite3.Error as e:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            raise StoreError(f"cannot use the database {self.path}: {e} (is it an ohhell database, and "
+                             f"undamaged? Move it away to start afresh)") from None
+
+    def _open(self) -> None:
         if self.path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db = db
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA busy_timeout=5000")
@@ -162,20 +222,39 @@ class SqliteStore(Store):
                    "ts REAL NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL, "
                    "PRIMARY KEY (table_id, seq)) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_events_ts ON ohhell_events (ts)")
-        version = _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
+        try:
+            version = _check_version(db.execute("SELECT value FROM ohhell_meta WHERE key='schema'").fetchone())
+        except StoreError:
+            db.close()
+            self._db = None
+            raise
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
         if version is None:  # a new database: its list is complete (empty)
             db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
         db.execute("INSERT INTO ohhell_meta VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
                    (str(SCHEMA_VERSION),))
-        self._db = db
         if self.path != ":memory:":
+            reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            reader.execute("PRAGMA busy_timeout=5000")
+            self._reader = reader
             db.execute("PRAGMA wal_autocheckpoint=0")  # the thread below does it, off the loop
             self._stop.clear()
             self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
                                                   name="ohhell-sqlite-checkpoint")
             self._checkpointer.start()
+        else:  # one connection (a second one would open another, empty database)
+            self._reader = db
+
+    async def _read(self, sql: str, args: tuple = ()) -> list:
+        """Rows of a query, run in a thread on the reading connection (off the event loop)."""
+        def run() -> list:
+            with self._read_lock:
+                return self._reader.execute(sql, args).fetchall()  # type: ignore[union-attr]
+        try:
+            return await asyncio.to_thread(run)
+        except sqlite3.Error as e:
+            raise StoreError(f"the database could not be read: {e}") from None
 
     def _checkpoints(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
@@ -195,6 +274,10 @@ class SqliteStore(Store):
             self._stop.set()
             self._checkpointer.join(10)
             self._checkpointer = None
+        if self._reader is not None and self._reader is not self._db:
+            with self._read_lock:
+                self._reader.close()
+        self._reader = None
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -212,18 +295,26 @@ class SqliteStore(Store):
         return ts
 
     async def load(self, table_id: str) -> list[Event]:
-        rows = self._db.execute(  # type: ignore[union-attr]
-            "SELECT seq, kind, data, ts FROM ohhell_events WHERE table_id=? ORDER BY seq", (table_id,))
-        return [Event(seq, kind, json.loads(data), ts) for seq, kind, data, ts in rows]
+        rows = await self._read("SELECT seq, kind, data, ts FROM ohhell_events WHERE table_id=? ORDER BY seq",
+                                (table_id,))
+        return _events(table_id, rows)
 
     async def active_tables(self, since: float) -> list[str]:
-        rows = self._db.execute(  # type: ignore[union-attr]
-            "SELECT DISTINCT table_id FROM ohhell_events WHERE ts >= ?", (since,))
-        return [r[0] for r in rows]
+        return [r[0] for r in await self._read("SELECT DISTINCT table_id FROM ohhell_events WHERE ts >= ?",
+                                               (since,))]
 
     async def table_ids(self) -> list[str]:
-        return [r[0] for r in self._db.execute(  # type: ignore[union-attr]
-            "SELECT DISTINCT table_id FROM ohhell_events")]
+        return [r[0] for r in await self._read("SELECT DISTINCT table_id FROM ohhell_events")]
+
+    async def stale_unstarted(self, before: float) -> list[str]:
+        return [r[0] for r in await self._read(_STALE_UNSTARTED, (before,))]
+
+    async def delete_table(self, table_id: str) -> None:
+        try:
+            self._db.execute("DELETE FROM ohhell_events WHERE table_id=?", (table_id,))  # type: ignore
+            self._db.execute("DELETE FROM ohhell_tables WHERE table_id=?", (table_id,))  # type: ignore
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
 
     async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
         try:
@@ -232,17 +323,26 @@ class SqliteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
 
-    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
-        db = self._db
-        assert db is not None
-        total = db.execute(f"SELECT count(*) FROM ohhell_tables WHERE {_LIST_WHERE}", (finished_since,)).fetchone()[0]
-        found = db.execute(f"SELECT summary, updated FROM ohhell_tables WHERE {_LIST_WHERE} ORDER BY {_LIST_ORDER} "
-                           f"LIMIT ? OFFSET ?", (finished_since, limit, offset))
+    async def list_tables(self, finished_since: float, limit: int, offset: int,
+                          empty_since: "float | None" = None) -> tuple[list[dict], int]:
+        since = (finished_since, finished_since if empty_since is None else empty_since)
+        def run() -> tuple[list, int]:
+            with self._read_lock:
+                db = self._reader
+                assert db is not None
+                total = db.execute(f"SELECT count(*) FROM ohhell_tables WHERE {_LIST_WHERE}", since).fetchone()[0]
+                found = db.execute(f"SELECT summary, updated FROM ohhell_tables WHERE {_LIST_WHERE} "
+                                   f"ORDER BY {_LIST_ORDER} LIMIT ? OFFSET ?", (*since, limit, offset)).fetchall()
+                return found, total
+        try:
+            found, total = await asyncio.to_thread(run)
+        except sqlite3.Error as e:
+            raise StoreError(f"the lobby's list could not be read: {e}") from None
         return _rows(found), total
 
     async def get_meta(self, key: str) -> "str | None":
-        row = self._db.execute("SELECT value FROM ohhell_meta WHERE key=?", (key,)).fetchone()  # type: ignore
-        return row[0] if row else None
+        rows = await self._read("SELECT value FROM ohhell_meta WHERE key=?", (key,))
+        return rows[0][0] if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
         self._db.execute("INSERT INTO ohhell_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "  # type: ignore
@@ -313,7 +413,7 @@ class PostgresStore(Store):
             cur = await self._conn.execute("SELECT seq, kind, data, ts FROM ohhell_events WHERE "
                                            "table_id=%s ORDER BY seq", (table_id,))
             rows = await cur.fetchall()
-        return [Event(seq, kind, json.loads(data), ts) for seq, kind, data, ts in rows]
+        return _events(table_id, rows)
 
     async def active_tables(self, since: float) -> list[str]:
         async with self._lock:
@@ -336,16 +436,36 @@ class PostgresStore(Store):
             except psycopg.Error as e:
                 raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
 
-    async def list_tables(self, finished_since: float, limit: int, offset: int) -> tuple[list[dict], int]:
+    async def list_tables(self, finished_since: float, limit: int, offset: int,
+                          empty_since: "float | None" = None) -> tuple[list[dict], int]:
         where = _LIST_WHERE.replace("?", "%s")
+        since = (finished_since, finished_since if empty_since is None else empty_since)
         async with self._lock:
-            cur = await self._conn.execute(f"SELECT count(*) FROM ohhell_tables WHERE {where}", (finished_since,))
+            cur = await self._conn.execute(f"SELECT count(*) FROM ohhell_tables WHERE {where}", since)
             total = (await cur.fetchone())[0]
             cur = await self._conn.execute(f"SELECT summary, updated FROM ohhell_tables WHERE {where} "
                                            f"ORDER BY {_LIST_ORDER} LIMIT %s OFFSET %s",
-                                           (finished_since, limit, offset))
+                                           (*since, limit, offset))
             found = await cur.fetchall()
         return _rows(found), total
+
+    async def stale_unstarted(self, before: float) -> list[str]:
+        conn: Any = self._conn
+        async with self._lock:
+            cur = await conn.execute(_STALE_UNSTARTED.replace("?", "%s"), (before,))
+            rows = await cur.fetchall()
+        return [r[0] for r in rows]
+
+    async def delete_table(self, table_id: str) -> None:
+        import psycopg
+        conn: Any = self._conn
+        async with self._lock:
+            try:
+                async with conn.transaction():
+                    await conn.execute("DELETE FROM ohhell_events WHERE table_id=%s", (table_id,))
+                    await conn.execute("DELETE FROM ohhell_tables WHERE table_id=%s", (table_id,))
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
 
     async def get_meta(self, key: str) -> "str | None":
         async with self._lock:
@@ -364,7 +484,10 @@ def _check_version(row: Any) -> "int | None":
     (a newer one) is an error.  Older ones are upgraded by ``open``."""
     if row is None:
         return None
-    version = int(row[0])
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        version = -1
     if not 1 <= version <= SCHEMA_VERSION:
         raise StoreError(f"the database has schema version {row[0]}; this ohhell knows 1 to {SCHEMA_VERSION}")
     return version

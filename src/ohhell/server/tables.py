@@ -19,38 +19,36 @@ import hashlib
 import logging
 import secrets
 import time
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import dealing
 from ..actions import parse_action
-from ..errors import IllegalActionError, OhHellError, RulesError
+from ..errors import IllegalActionError, OhHellError
 from ..game import BID, Game
-from ..rules import PRESETS, Rules
-from .botpool import BotPool, bot_names, bot_seed, default_bot
+from ..rules import Rules
+from .botpool import bot_names, bot_seed, default_bot
+# The configuration's names, here too (they were defined here before the split).
+from .config import (AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, MAX_HANDS, MAX_TITLE, SEAT_KINDS,  # noqa: F401
+                     TableError, parse_away, parse_table_config)
 from .protocol import ProtocolError, clean_name, encode
 from .session import Connection
-from .storage import Event, Store, StoreError
+from .storage import Event, StoreError
 
-__all__ = ["TableError", "Table", "TableManager", "token_hash", "new_token", "parse_table_config"]
+if TYPE_CHECKING:
+    from .manager import TableManager
+
+__all__ = ["TableError", "Table", "TableManager", "token_hash", "new_token", "parse_table_config", "trim_history"]
 
 log = logging.getLogger("ohhell.server")
 
-SEAT_KINDS = ("open", "bot", "reserved")
-MAX_TITLE = 60
-#: The away timer a table gets when its creator does not choose: after this many seconds
-#: away on their turn, a player's seat is played by the default bot until they take it back.
-DEFAULT_AWAY_AFTER = 60
-#: The shortest and longest away timer a creator may choose (seconds).
-AWAY_AFTER_RANGE = (1, 3600)
 
-
-class TableError(Exception):
-    """An operation the table refuses; ``code`` is stable, the text is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+def __getattr__(name: str) -> Any:
+    """``TableManager`` lives in :mod:`ohhell.server.manager` (imported on first use here, as
+    that module imports this one)."""
+    if name == "TableManager":
+        from .manager import TableManager
+        return TableManager
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def new_token() -> str:
@@ -78,94 +76,16 @@ class Seat:
         self.standin_by: "str | None" = None   # "timer" or "creator"
 
 
-def parse_table_config(body: Any) -> dict:
-    """Check a create-table request; returns the config stored in the log.
-
-    ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
-    optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
-    "bot": name}, ...], "away": {"after": seconds, "bot": name} | null}`` with
-    one seat per player.  ``away`` is the away timer (see :func:`parse_away`);
-    left out, the table gets the default one.
-
-    :raises TableError: ``bad_config`` saying what is wrong.
-    """
-    if not isinstance(body, dict):
-        raise TableError("bad_config", "send a JSON object with rules and seats")
-    rules_in = body.get("rules", {})
-    if not isinstance(rules_in, dict):
-        raise TableError("bad_config", "rules must be an object")
-    fields = dict(rules_in)
-    preset = fields.pop("preset", None)
-    try:
-        if preset is not None:
-            if preset not in PRESETS:
-                raise RulesError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-            rules = Rules.preset(preset, **fields)
-        else:
-            rules = Rules(**fields)
-    except (RulesError, TypeError) as e:
-        raise TableError("bad_config", f"rules: {e}") from None
-    seats_in = body.get("seats")
-    if seats_in is None:
-        seats_in = [{"kind": "open"}] * rules.players
-    if not isinstance(seats_in, list) or len(seats_in) != rules.players:
-        raise TableError("bad_config", f"seats must list {rules.players} seats, one per player")
-    names = bot_names()
-    seats = []
-    for i, s in enumerate(seats_in):
-        if not isinstance(s, dict) or s.get("kind") not in SEAT_KINDS:
-            raise TableError("bad_config", f"seat {i}: kind must be one of {', '.join(SEAT_KINDS)}")
-        bot = None
-        if s["kind"] == "bot":
-            bot = s.get("bot") or default_bot()
-            if bot not in names:
-                raise TableError("bad_config", f"seat {i}: unknown bot {bot!r}; choose one of "
-                                               f"{', '.join(names)}")
-        seats.append({"kind": s["kind"], "bot": bot})
-    title = body.get("title") or ""
-    if not isinstance(title, str):
-        raise TableError("bad_config", "title must be text")
-    title = " ".join(title.split())[:MAX_TITLE]
-    private = body.get("private", False)
-    if not isinstance(private, bool):
-        raise TableError("bad_config", "private must be true or false")
-    away = parse_away(body["away"]) if "away" in body else {"after": DEFAULT_AWAY_AFTER, "bot": default_bot()}
-    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away}
-
-
-def parse_away(value: Any) -> "dict | None":
-    """Check a table's away timer: ``{"after": seconds, "bot": name}``, or ``null`` (or
-    ``false``) for none.
-
-    With a timer, a seated player who is disconnected for ``after`` seconds while the
-    table waits for them (their bid or card, or their rematch vote once someone else has
-    voted) gets bot ``bot`` standing in for them, until they come back and take the seat
-    back.  ``bot`` defaults to the default bot.
-
-    >>> parse_away({"after": 30, "bot": "random"})
-    {'after': 30, 'bot': 'random'}
-    >>> parse_away(None) is None
-    True
-    >>> parse_away({"after": 0})
-    Traceback (most recent call last):
-    ohhell.server.tables.TableError: away.after must be a number of seconds from 1 to 3600, not 0
-
-    :raises TableError: ``bad_config`` saying what is wrong.
-    """
-    if value is None or value is False:
-        return None
-    if not isinstance(value, dict):
-        raise TableError("bad_config", "away must be {\"after\": seconds, \"bot\": name} or null (no timer)")
-    lo, hi = AWAY_AFTER_RANGE
-    after = value.get("after", DEFAULT_AWAY_AFTER)
-    if isinstance(after, bool) or not isinstance(after, (int, float)) or not lo <= after <= hi:
-        raise TableError("bad_config", f"away.after must be a number of seconds from {lo} to {hi}, "
-                                       f"not {after!r}")
-    bot = value.get("bot") or default_bot()
-    names = bot_names()
-    if bot not in names:
-        raise TableError("bad_config", f"away.bot: unknown bot {bot!r}; choose one of {', '.join(names)}")
-    return {"after": after, "bot": bot}
+def trim_history(view: dict) -> dict:
+    """A view for a ``state`` frame: the finished hands keep their bids, tricks won and scores,
+    but not their tricks' cards, except the last trick of the last finished hand (the page shows
+    it until the next lead).  The cards of earlier tricks are public and in the record; sending
+    them again with every move made each frame grow with the whole game."""
+    past = view.get("past_hands")
+    if past:
+        view["past_hands"] = [{**h, "tricks": h["tricks"][-1:] if k == len(past) - 1 else []}
+                              for k, h in enumerate(past)]
+    return view
 
 
 def _bot_display(bot: str) -> str:
@@ -202,6 +122,7 @@ class Table:
         self.timer: "asyncio.Task | None" = None
         self.timer_at: "float | None" = None
         self.listed: "dict | None" = None      # the lobby row last written to the store
+        self.creator = ""                      # who created it (a hash of the address), if known
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -217,6 +138,7 @@ class Table:
             self.rules = Rules.from_dict(data["rules"])
             self.admin_hash = data["admin"]
             self.away = data.get("away")  # tables created before the timer existed have none
+            self.creator = data.get("creator") or ""
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
@@ -228,8 +150,12 @@ class Table:
             seat.standin = seat.standin_by = None
         elif kind == "leave":
             seat = self.seats[data["seat"]]
-            seat.kind, seat.name, seat.token_hash, seat.standin, seat.code_hash = "open", None, None, None, None
+            seat.kind, seat.name, seat.token_hash, seat.standin = "open", None, None, None
             seat.standin_by = None
+            if data.get("reserved"):  # a reserved seat stays reserved for its invite code
+                seat.kind = "reserved"
+            else:
+                seat.code_hash = None
             self.votes.discard(data["seat"])
         elif kind == "set_seat":
             seat = self.seats[data["seat"]]
@@ -438,7 +364,9 @@ class Table:
             if self.in_game:
                 raise TableError("game_running", "a game is being played: close the page instead; the "
                                                  "creator may put a bot in your seat until you come back")
-            await self._commit("leave", {"seat": conn.seat})
+            seat = conn.seat
+            await self._commit("leave", {"seat": seat, **({"reserved": True} if self.seats[seat].code_hash
+                                                           else {})})
             await self._after_change()
 
     async def act(self, conn: Connection, value: "int | str") -> None:
@@ -547,6 +475,7 @@ class Table:
             names = _distinct(names)
             await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
                                          "names": names})
+            self.manager.started(self)
         self._schedule_bots()
         self._arm()
         self._broadcast()
@@ -637,13 +566,17 @@ class Table:
                                                         name=f"bot {self.id}/{s}")
 
     async def _bot_turn(self, seat: int, game_no: int) -> None:
+        """One bot move.  The bot starts thinking at once and its move is logged
+        ``bot_delay`` seconds (2.5 times that after a trick's last card) after its turn began,
+        not sooner, however quickly it decided: how long a bot takes tells nobody anything
+        about its cards (a forced move would otherwise come faster than a free one)."""
         manager = self.manager
         me = asyncio.current_task()
         try:
             game = self.game
             trick_done = game is not None and not game.current_trick.cards and game.action_count > 0 \
                 and game.phase != BID
-            await asyncio.sleep(manager.bot_delay * (2.5 if trick_done else 1.0))
+            due = time.monotonic() + manager.bot_delay * (2.5 if trick_done else 1.0)
             while True:
                 async with self.lock:
                     game = self.game
@@ -655,11 +588,17 @@ class Table:
                     n = game.action_count
                     seed = bot_seed(self.seed or "", seat, n)
                 try:
-                    action = await manager.pool.decide(name, seed, view)
+                    action = await manager.pool.decide(name, seed, view, creator=self.creator or self.id,
+                                                       table=self.id)
+                except asyncio.CancelledError:
+                    raise
                 except Exception:  # a broken bot must not stop the table: log, fall back to random
                     log.exception("bot %s failed at table %s seat %d; playing a random legal action",
                                   name, self.id, seat)
                     action = manager.fallback(seed, view)
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 async with self.lock:
                     game = self.game
                     if self.game_no != game_no or game is None or game.is_over:
@@ -726,6 +665,7 @@ class Table:
         """One line of the lobby's list."""
         return {"id": self.id, "title": self.title, "description": self.rules.describe() if self.rules else "",
                 "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
+                "seated": sum(1 for s in self.seats if s.kind == "human"),
                 "status": self.status, "game": self.game_no,
                 "names": [s.name if s.kind == "human" else (_bot_display(s.bot or "") if s.kind == "bot"
                                                              else None) for s in self.seats],
@@ -738,7 +678,7 @@ class Table:
             return None
         view = game.spectator_view() if seat is None else game.view(seat)
         info = {"number": self.game_no, "n": game.action_count, "commitments": self.commitments,
-                "view": view.to_dict()}
+                "view": trim_history(view.to_dict())}
         if game.is_over:
             info["seed"] = self.seed
             info["record"] = f"/api/tables/{self.id}/games/{self.game_no}/record"
@@ -774,164 +714,3 @@ def _distinct(names: list[str]) -> list[str]:
         else:
             out.append(n)
     return out
-
-
-class TableManager:
-    """All tables of a server: created, loaded from the store, listed, evicted when idle.
-
-    :param bot_delay: seconds a bot waits before acting, so people can follow.
-    :param idle_evict: seconds after which a table nobody watches leaves memory
-        (it is loaded again from the store when someone comes back; the lobby lists it
-        from the store meanwhile).
-    """
-
-    #: seconds a finished game with every seat taken stays in the lobby's list
-    FINISHED_LISTED = 3600.0
-
-    def __init__(self, store: Store, pool: BotPool, *, bot_delay: float = 0.7,
-                 idle_evict: float = 1800.0, resume_window: float = 7 * 86400.0,
-                 max_tables: int = 20000) -> None:
-        self.store = store
-        self.pool = pool
-        self.bot_delay = bot_delay
-        self.idle_evict = idle_evict
-        self.resume_window = resume_window
-        self.max_tables = max_tables
-        self.tables: dict[str, Table] = {}
-        self.closing = False
-        self._loading: dict[str, asyncio.Future] = {}
-        self._sweeper: "asyncio.Task | None" = None
-        self._listing_version = 0
-        self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
-
-    async def start(self) -> int:
-        """Fill in the lobby's list if the database predates it, then load the tables active
-        recently (so their bots carry on and their away timers run); returns how many."""
-        if await self.store.get_meta("listing") != "complete":
-            await self._backfill_listing()
-        ids = await self.store.active_tables(time.time() - self.resume_window)
-        loaded = 0
-        for tid in ids:
-            try:
-                await self.get(tid)
-            except (StoreError, OhHellError, ValueError, KeyError, TypeError, AssertionError):
-                # One damaged table must not keep the server (and every other table) down.
-                log.exception("table %s could not be loaded; left out", tid)
-            else:
-                loaded += 1
-        self._sweeper = asyncio.create_task(self._sweep())
-        return loaded
-
-    async def _backfill_listing(self) -> None:
-        """Write the lobby row of every table (a database from before the list was kept)."""
-        count = 0
-        for tid in await self.store.table_ids():
-            table = Table(tid, self)
-            table.replay(await self.store.load(tid))
-            await table.sync_listing()
-            count += 1
-        await self.store.set_meta("listing", "complete")
-        if count:
-            log.info("lobby list: %d table%s listed from the log", count, "" if count == 1 else "s")
-
-    async def stop(self) -> None:
-        """Stop the bots and the away timers (both resume when the server starts again)."""
-        self.closing = True
-        if self._sweeper:
-            self._sweeper.cancel()
-        tasks = [t for table in self.tables.values() for t in (*table.bot_tasks.values(), table.timer) if t]
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def get(self, table_id: str) -> "Table | None":
-        """The table with this id, loaded from the store if need be; ``None`` if unknown."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await pending
-        fut: asyncio.Future = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = fut
-        try:
-            events = await self.store.load(table_id)
-            table = None
-            if events:
-                table = Table(table_id, self)
-                table.replay(events)
-                self.tables[table_id] = table
-                await table.resume()
-            fut.set_result(table)
-            return table
-        except BaseException as e:
-            fut.set_exception(e)
-            fut.exception()  # mark retrieved
-            raise
-        finally:
-            del self._loading[table_id]
-
-    async def create(self, config: dict) -> tuple[Table, str, dict[int, str]]:
-        """Create a table from a checked config; returns it, the creator's token and the
-        invite codes of reserved seats."""
-        if len(self.tables) >= self.max_tables:
-            raise TableError("full", "this server has too many tables open; try again later")
-        table_id = secrets.token_urlsafe(9)
-        admin = new_token()
-        codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
-        table = Table(table_id, self)
-        async with table.lock:
-            await table._commit("create", {**config, "admin": token_hash(admin),
-                                           "codes": {str(i): token_hash(c) for i, c in codes.items()}})
-            self.tables[table_id] = table
-            await table._after_change()
-        return table, admin, codes
-
-    async def list_tables(self, limit: int = 100, offset: int = 0) -> dict:
-        """The lobby's list, from the store (so tables out of memory are in it too):
-        ``{"tables": [summary, ...], "total": n}``.
-
-        Every public table with an open seat and every game in progress is listed; a
-        finished game with every seat taken for :attr:`FINISHED_LISTED` seconds.  Tables
-        with open seats come first, then games in progress, most recently active first.
-        Answers are cached for a second, and up to 5 while no listed table changes (so a
-        crowd polling the lobby costs the database a query a second)."""
-        key = (limit, offset)
-        now = time.time()
-        hit = self._listing_cache.get(key)
-        if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0):
-            return hit[2]
-        version = self._listing_version
-        rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset)
-        result = {"tables": rows, "total": total}
-        if len(self._listing_cache) > 64:
-            self._listing_cache.clear()
-        self._listing_cache[key] = (version, now, result)
-        return result
-
-    def listing_changed(self) -> None:
-        """A lobby row was written (cached lists are stale)."""
-        self._listing_version += 1
-
-    def touch(self, table: Table) -> None:
-        """Note activity (for eviction)."""
-        table.updated = max(table.updated, time.time())
-
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(min(60.0, self.idle_evict / 2))
-            now = time.time()
-            for tid, t in list(self.tables.items()):
-                if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
-                        and not t.lock.locked():
-                    del self.tables[tid]
-
-    def fallback(self, seed: str, view) -> "int | str":
-        """A random legal action (when a bot raised)."""
-        import random
-        return random.Random(seed).choice(view.legal_actions()).to_json()
-
-    def stats(self) -> dict:
-        """Counts for ``/healthz``."""
-        return {"tables": len(self.tables), "connections": sum(len(t.conns) for t in self.tables.values()),
-                "games_in_progress": sum(1 for t in self.tables.values() if t.in_game)}

@@ -86,7 +86,7 @@ def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "i
     out the totals (the score table has them), for a narrow pane.
     """
     acting = set(to_act)
-    t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD)
+    t = Table(title=Text(title), title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD)
     t.add_column("", width=1, no_wrap=True)
     t.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis", min_width=6)
     t.add_column("bid", justify="right", no_wrap=True, min_width=3)
@@ -171,7 +171,7 @@ def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "i
     ``compact`` uses short headings and no padding, for a narrow pane.
     """
     n = len(names)
-    t = Table(title=title, title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD,
+    t = Table(title=Text(title), title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD,
               collapse_padding=True, padding=(0, 1) if not compact else (0, 0))
     t.add_column("#", justify="right", no_wrap=True)
     t.add_column("n" if compact else "cards", justify="right", no_wrap=True)
@@ -203,7 +203,7 @@ def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "i
 def standings_table(names: Sequence[str], totals: Sequence[int], *, made: "Sequence[int] | None" = None,
                     title: str = "Final standings") -> Table:
     """The standings: place, player, total (and bids made, when given)."""
-    t = Table(title=title, title_style="bold", pad_edge=False, box=box.SIMPLE_HEAD)
+    t = Table(title=Text(title), title_style="bold", pad_edge=False, box=box.SIMPLE_HEAD)
     t.add_column("place", justify="right")
     t.add_column("player")
     t.add_column("total", justify="right")
@@ -240,7 +240,8 @@ def trick_table(v: View, *, you: "int | None" = None) -> Table:
     else:
         title = f"Trick 1 of {v.hand_size}" if v.phase == "play" else "Bidding"
         cards, leader, winner, done = (), (v.dealer + 1) % n, None, False
-    table = Table(title=title, title_style="bold", show_header=False, box=None, pad_edge=False)
+    # The title holds a player's name: a Text, so a name such as "[/]" is not read as markup.
+    table = Table(title=Text(title), title_style="bold", show_header=False, box=None, pad_edge=False)
     table.add_column(width=2)
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True)

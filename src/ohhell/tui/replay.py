@@ -297,7 +297,7 @@ class ReplayScreen(Screen):
 
     def _hands(self, view) -> Table:
         g = self.rep.game
-        t = Table(title="Hands" if self.seat is None else f"{g.names[self.seat]}'s hand", title_style="bold",
+        t = Table(title=Text("Hands" if self.seat is None else f"{g.names[self.seat]}'s hand"), title_style="bold",
                   show_header=False, box=None, pad_edge=False)
         t.add_column(no_wrap=True)
         t.add_column()
@@ -356,7 +356,7 @@ class ReplayScreen(Screen):
         try:
             rep = Replayer(self.records[i])
         except OhHellError as e:
-            self.notify(f"Game {i + 1}: {e}", severity="error")
+            self.notify(f"Game {i + 1}: {e}", severity="error", markup=False)   # it may quote the record
             return
         self.index, self.rep = i, rep
         if self.seat is not None and self.seat >= rep.game.players:

@@ -412,7 +412,7 @@ class SheetScreen(Screen):
         elif cmd in ("v", "variants"):
             self.action_variants()
         elif cmd == "dealer":
-            if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= sheet.players:
+            if len(rest) != 1 or not 1 <= _number(rest[0]) <= sheet.players:
                 self.say(f"Write: dealer N (N is the seat that dealt the first hand, 1 to {sheet.players}).")
                 return
             try:
@@ -438,11 +438,11 @@ class SheetScreen(Screen):
                              if before[s] != sheet.totals[s])
             self.changed(f"Rules now: {sheet.rules.describe()}." + (f" Totals: {diff}." if diff else ""))
         elif cmd == "name":
-            if len(rest) < 2 or not rest[0].isdigit():
+            if len(rest) < 2 or _number(rest[0]) < 0:
                 self.say("Write: name N NEWNAME (N is the seat, 1 to %d)." % sheet.players)
                 return
             try:
-                seat = int(rest[0]) - 1
+                seat = _number(rest[0]) - 1
                 old = sheet.names[seat] if 0 <= seat < sheet.players else None
                 sheet.rename(seat, " ".join(rest[1:]))
             except EntryError as e:
@@ -461,10 +461,10 @@ class SheetScreen(Screen):
         sheet = self.sheet
         if not rest:
             return sheet.hand_index
-        if not rest[0].isdigit() or not 1 <= int(rest[0]) <= sheet.hands_started:
+        if not 1 <= _number(rest[0]) <= sheet.hands_started:
             self.say(f"Give a hand number from 1 to {sheet.hands_started}.")
             return None
-        return int(rest[0]) - 1
+        return _number(rest[0]) - 1
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -596,7 +596,7 @@ class ScoreApp(App):
         try:
             sheet = ScoreSheet(settings.rules, settings.names, settings.dealer or 0)
         except (RulesError, OhHellError) as e:  # pragma: no cover - the setup screen checked
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)   # it may quote a name
             return
         if self.path and os.path.exists(self.path):
             os.replace(self.path, archive_path(self.path))
@@ -619,6 +619,13 @@ class ScoreApp(App):
                                      (self.sheet.first_dealer + self.sheet.hand_count) % self.sheet.players)
         self.sheet = None
         self.push_setup()
+
+
+def _number(text: str) -> int:
+    """A typed seat or hand number: ASCII digits, at most six of them; else -1 (so a
+    5,000-digit number, or a superscript digit, is refused like any other bad number)."""
+    digits = text.lstrip("0") or "0"
+    return int(digits) if text.isascii() and text.isdecimal() and len(digits) <= 6 else -1
 
 
 def settings_for(rules, names: "Sequence[str] | None", dealer: "int | None") -> Settings:

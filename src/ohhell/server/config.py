@@ -1,0 +1,130 @@
+"""A new table's configuration: checking what a creator asks for (rules, seats, title, the
+away timer) before anything is written, and the error every table operation raises.
+
+>>> parse_table_config({"rules": {"players": 3, "hand_sizes": [1]}})["seats"]
+[{'kind': 'open', 'bot': None}, {'kind': 'open', 'bot': None}, {'kind': 'open', 'bot': None}]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RulesError
+from ..rules import PRESETS, Rules
+from .botpool import bot_names, default_bot
+from .protocol import clean_text
+
+__all__ = ["TableError", "parse_table_config", "parse_away", "SEAT_KINDS", "MAX_TITLE", "MAX_HANDS",
+           "DEFAULT_AWAY_AFTER", "AWAY_AFTER_RANGE"]
+
+SEAT_KINDS = ("open", "bot", "reserved")
+MAX_TITLE = 60
+#: The most hands a table's schedule may have (the longest standard schedule, up-down for
+#: three players, has 29), so no game's state grows without bound.
+MAX_HANDS = 60
+#: The away timer a table gets when its creator does not choose: after this many seconds
+#: away on their turn, a player's seat is played by the default bot until they take it back.
+DEFAULT_AWAY_AFTER = 60
+#: The shortest and longest away timer a creator may choose (seconds).
+AWAY_AFTER_RANGE = (1, 3600)
+
+
+class TableError(Exception):
+    """An operation the table refuses; ``code`` is stable, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_table_config(body: Any) -> dict:
+    """Check a create-table request; returns the config stored in the log.
+
+    ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
+    optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
+    "bot": name}, ...], "away": {"after": seconds, "bot": name} | null}`` with
+    one seat per player.  ``away`` is the away timer (see :func:`parse_away`);
+    left out, the table gets the default one.
+
+    :raises TableError: ``bad_config`` saying what is wrong.
+    """
+    if not isinstance(body, dict):
+        raise TableError("bad_config", "send a JSON object with rules and seats")
+    rules_in = body.get("rules", {})
+    if not isinstance(rules_in, dict):
+        raise TableError("bad_config", "rules must be an object")
+    fields = dict(rules_in)
+    preset = fields.pop("preset", None)
+    try:
+        if preset is not None:
+            if preset not in PRESETS:
+                raise RulesError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+            rules = Rules.preset(preset, **fields)
+        else:
+            rules = Rules(**fields)
+    except (RulesError, TypeError) as e:
+        raise TableError("bad_config", f"rules: {e}") from None
+    if rules.hand_count > MAX_HANDS:
+        raise TableError("bad_config", f"rules: {rules.hand_count} hands; a table plays at most {MAX_HANDS}")
+    seats_in = body.get("seats")
+    if seats_in is None:
+        seats_in = [{"kind": "open"}] * rules.players
+    if not isinstance(seats_in, list) or len(seats_in) != rules.players:
+        raise TableError("bad_config", f"seats must list {rules.players} seats, one per player")
+    names = bot_names()
+    seats = []
+    for i, s in enumerate(seats_in):
+        if not isinstance(s, dict) or s.get("kind") not in SEAT_KINDS:
+            raise TableError("bad_config", f"seat {i}: kind must be one of {', '.join(SEAT_KINDS)}")
+        bot = None
+        if s["kind"] == "bot":
+            bot = s.get("bot") or default_bot()
+            if bot not in names:
+                raise TableError("bad_config", f"seat {i}: unknown bot {bot!r}; choose one of "
+                                               f"{', '.join(names)}")
+        seats.append({"kind": s["kind"], "bot": bot})
+    title = body.get("title") or ""
+    if not isinstance(title, str):
+        raise TableError("bad_config", "title must be text")
+    title = clean_text(title)[:MAX_TITLE].rstrip()
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise TableError("bad_config", "private must be true or false")
+    away = parse_away(body["away"]) if "away" in body else {"after": DEFAULT_AWAY_AFTER, "bot": default_bot()}
+    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away}
+
+
+def parse_away(value: Any) -> "dict | None":
+    """Check a table's away timer: ``{"after": seconds, "bot": name}``, or ``null`` (or
+    ``false``) for none.
+
+    With a timer, a seated player who is disconnected for ``after`` seconds while the
+    table waits for them (their bid or card, or their rematch vote once someone else has
+    voted) gets bot ``bot`` standing in for them, until they come back and take the seat
+    back.  ``bot`` defaults to the default bot.
+
+    >>> parse_away({"after": 30, "bot": "random"})
+    {'after': 30, 'bot': 'random'}
+    >>> parse_away(None) is None
+    True
+    >>> parse_away({"after": 0})
+    Traceback (most recent call last):
+    ohhell.server.config.TableError: away.after must be a number of seconds from 1 to 3600, not 0
+
+    :raises TableError: ``bad_config`` saying what is wrong.
+    """
+    if value is None or value is False:
+        return None
+    if not isinstance(value, dict):
+        raise TableError("bad_config", "away must be {\"after\": seconds, \"bot\": name} or null (no timer)")
+    lo, hi = AWAY_AFTER_RANGE
+    after = value.get("after", DEFAULT_AWAY_AFTER)
+    if isinstance(after, bool) or not isinstance(after, (int, float)) or not lo <= after <= hi:
+        raise TableError("bad_config", f"away.after must be a number of seconds from {lo} to {hi}, "
+                                       f"not {after!r}")
+    bot = value.get("bot") or default_bot()
+    names = bot_names()
+    if bot not in names:
+        raise TableError("bad_config", f"away.bot: unknown bot {bot!r}; choose one of {', '.join(names)}")
+    return {"after": after, "bot": bot}

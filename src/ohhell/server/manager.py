@@ -1,0 +1,294 @@
+"""The table manager: every table of a server, created, loaded from the store (a damaged
+one left out), listed in the lobby, evicted from memory when idle, removed when it never
+started."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+
+from ..errors import OhHellError
+from .botpool import BotPool
+from .storage import Store, StoreError
+from .tables import Table, TableError, new_token, token_hash
+
+__all__ = ["TableManager", "TABLE_ID"]
+
+log = logging.getLogger("ohhell.server")
+
+#: What a table id looks like (the server makes 12 of these characters); anything else is
+#: answered "no such table" without asking the database.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+#: What replaying a damaged log can raise.
+_DAMAGE = (StoreError, OhHellError, ValueError, KeyError, TypeError, AssertionError, IndexError, AttributeError)
+
+
+class TableManager:
+    """All tables of a server: created, loaded from the store, listed, evicted when idle,
+    removed when they never started.
+
+    :param bot_delay: seconds a bot's move takes, so people can follow.
+    :param idle_evict: seconds after which a table nobody watches leaves memory
+        (it is loaded again from the store when someone comes back; the lobby lists it
+        from the store meanwhile).
+    :param unstarted_ttl: seconds after its last change that a table which never started a
+        game, and where nobody is connected, is removed (its log and lobby row deleted).
+    :param max_open_per_creator: tables one creator (address) may have open that have not
+        started a game yet.
+    :param max_tables: tables in memory at once; creating more is refused (``full``).
+    """
+
+    #: seconds a finished game with every seat taken stays in the lobby's list
+    FINISHED_LISTED = 3600.0
+    #: seconds a new table with nobody seated stays in the lobby's list
+    EMPTY_LISTED = 600.0
+
+    def __init__(self, store: Store, pool: BotPool, *, bot_delay: float = 0.7,
+                 idle_evict: float = 1800.0, resume_window: float = 7 * 86400.0,
+                 max_tables: int = 20000, unstarted_ttl: float = 3600.0,
+                 max_open_per_creator: int = 20) -> None:
+        self.store = store
+        self.pool = pool
+        self.bot_delay = bot_delay
+        self.idle_evict = idle_evict
+        self.resume_window = resume_window
+        self.max_tables = max_tables
+        self.unstarted_ttl = unstarted_ttl
+        self.max_open_per_creator = max_open_per_creator
+        self.tables: dict[str, Table] = {}
+        #: creator -> the ids of their tables that have not started a game (in memory or not)
+        self.unstarted: dict[str, set[str]] = {}
+        #: tables whose log could not be replayed (logged once, answered ``damaged``)
+        self.damaged: dict[str, str] = {}
+        self.closing = False
+        self._loading: dict[str, asyncio.Future] = {}
+        self._sweeper: "asyncio.Task | None" = None
+        self._listing_version = 0
+        self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
+
+    async def start(self) -> int:
+        """Fill in the lobby's list if the database predates it, remove the tables that
+        never started and expired meanwhile, then load the tables active recently (so their
+        bots carry on and their away timers run); returns how many."""
+        if await self.store.get_meta("listing") != "complete":
+            await self._backfill_listing()
+        await self._expire_stored()
+        ids = await self.store.active_tables(time.time() - self.resume_window)
+        loaded = 0
+        for tid in ids:
+            try:
+                table = await self.get(tid)
+            except TableError:   # damaged: logged, and every other table still loads
+                continue
+            if table is not None:
+                loaded += 1
+        self._sweeper = asyncio.create_task(self._sweep())
+        return loaded
+
+    async def _backfill_listing(self) -> None:
+        """Write the lobby row of every table (a database from before the list was kept)."""
+        count = 0
+        for tid in await self.store.table_ids():
+            table = Table(tid, self)
+            try:
+                table.replay(await self.store.load(tid))
+            except _DAMAGE as e:
+                self._damaged(tid, e)
+                continue
+            await table.sync_listing()
+            count += 1
+        await self.store.set_meta("listing", "complete")
+        if count:
+            log.info("lobby list: %d table%s listed from the log", count, "" if count == 1 else "s")
+
+    async def stop(self) -> None:
+        """Stop the bots and the away timers (both resume when the server starts again)."""
+        self.closing = True
+        if self._sweeper:
+            self._sweeper.cancel()
+        tasks = [t for table in self.tables.values() for t in (*table.bot_tasks.values(), table.timer) if t]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _damaged(self, table_id: str, error: BaseException) -> TableError:
+        if table_id not in self.damaged:
+            self.damaged[table_id] = str(error) or type(error).__name__
+            log.error("table %s is damaged and is left out (every other table works): %s: %s",
+                      table_id, type(error).__name__, error)
+        return TableError("damaged", f"table {table_id} cannot be loaded: its saved log is damaged "
+                                     f"(the server's log says how)")
+
+    async def get(self, table_id: str) -> "Table | None":
+        """The table with this id, loaded from the store if need be; ``None`` if unknown
+        (or not a table id at all).
+
+        :raises TableError: ``damaged`` when its log cannot be replayed.
+        """
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            return None
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.damaged:
+            raise self._damaged(table_id, StoreError(self.damaged[table_id]))
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            table = None
+            try:
+                events = await self.store.load(table_id)
+                if events:
+                    table = Table(table_id, self)
+                    table.replay(events)
+            except _DAMAGE as e:
+                raise self._damaged(table_id, e) from None
+            if table is not None:
+                self.tables[table_id] = table
+                if table.game is None:
+                    self.unstarted.setdefault(table.creator, set()).add(table_id)
+                await table.resume()
+            fut.set_result(table)
+            return table
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # mark retrieved
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def create(self, config: dict, creator: str = "") -> tuple[Table, str, dict[int, str]]:
+        """Create a table from a checked config; returns it, the creator's token and the
+        invite codes of reserved seats.  ``creator``: who asks (a hash of the address).
+
+        :raises TableError: ``full`` (too many tables in memory) or ``too_many_tables`` (this
+            creator has :attr:`max_open_per_creator` tables that have not started).
+        """
+        if len(self.tables) >= self.max_tables:
+            raise TableError("full", "this server has too many tables open; try again later")
+        mine = self.unstarted.get(creator, set())
+        if len(mine) >= self.max_open_per_creator:
+            raise TableError("too_many_tables", f"you have {len(mine)} tables where no game has started; "
+                                                f"play or wait for those (a table nobody starts is removed "
+                                                f"{self.unstarted_ttl / 60:g} minutes after its last change)")
+        table_id = secrets.token_urlsafe(9)
+        admin = new_token()
+        codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
+        table = Table(table_id, self)
+        async with table.lock:
+            await table._commit("create", {**config, "admin": token_hash(admin), "creator": creator,
+                                           "codes": {str(i): token_hash(c) for i, c in codes.items()}})
+            self.tables[table_id] = table
+            self.unstarted.setdefault(creator, set()).add(table_id)
+            await table._after_change()
+        return table, admin, codes
+
+    async def list_tables(self, limit: int = 100, offset: int = 0) -> dict:
+        """The lobby's list, from the store (so tables out of memory are in it too):
+        ``{"tables": [summary, ...], "total": n}``.
+
+        Every public table with an open seat and every game in progress is listed; a
+        finished game with every seat taken for :attr:`FINISHED_LISTED` seconds.  Tables
+        with open seats come first, then games in progress, most recently active first.
+        Answers are cached for a second, and up to 5 while no listed table changes (so a
+        crowd polling the lobby costs the database a query a second)."""
+        key = (limit, offset)
+        now = time.time()
+        hit = self._listing_cache.get(key)
+        if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0):
+            return hit[2]
+        version = self._listing_version
+        rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset,
+                                                   now - self.EMPTY_LISTED)
+        result = {"tables": rows, "total": total}
+        if len(self._listing_cache) > 64:
+            self._listing_cache.clear()
+        self._listing_cache[key] = (version, now, result)
+        return result
+
+    def listing_changed(self) -> None:
+        """A lobby row was written (cached lists are stale)."""
+        self._listing_version += 1
+
+    def touch(self, table: Table) -> None:
+        """Note activity (for eviction)."""
+        table.updated = max(table.updated, time.time())
+
+    def started(self, table: Table) -> None:
+        """A table started its first game: it no longer counts against its creator."""
+        mine = self.unstarted.get(table.creator)
+        if mine is not None:
+            mine.discard(table.id)
+            if not mine:
+                del self.unstarted[table.creator]
+
+    def _forget(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        for creator, mine in list(self.unstarted.items()):
+            if table_id in mine:
+                mine.discard(table_id)
+                if not mine:
+                    del self.unstarted[creator]
+
+    async def _expire(self, table_id: str) -> None:
+        table = self.tables.pop(table_id, None)   # first, so nobody finds it while it is deleted
+        try:
+            await self.store.delete_table(table_id)
+        except StoreError as e:
+            log.error("%s", e)
+            if table is not None:
+                self.tables[table_id] = table
+            return
+        self._forget(table_id)
+        self.listing_changed()
+        log.info("table %s never started and was idle for %gs: removed", table_id, self.unstarted_ttl)
+
+    async def _expire_stored(self) -> None:
+        """Remove the tables in the store that never started and have been idle too long."""
+        for tid in await self.store.stale_unstarted(time.time() - self.unstarted_ttl):
+            table = self.tables.get(tid)
+            if table is None or (not table.conns and not table.lock.locked()
+                                 and time.time() - table.updated > self.unstarted_ttl):
+                await self._expire(tid)
+
+    async def sweep(self) -> None:
+        """One round of housekeeping: expire the tables that never started, then evict idle
+        tables from memory.  A table that never started stays in memory until it starts or
+        expires (so this needs no database query; the ones left from before a restart are
+        removed by :meth:`start`)."""
+        now = time.time()
+        for tid, t in list(self.tables.items()):
+            if t.game is None and not t.conns and now - t.updated > self.unstarted_ttl and not t.lock.locked():
+                await self._expire(tid)
+        for tid, t in list(self.tables.items()):
+            if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
+                    and t.game is not None and not t.lock.locked():
+                del self.tables[tid]
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, self.idle_evict / 2, self.unstarted_ttl / 2))
+            try:
+                await self.sweep()
+            except Exception:  # pragma: no cover - logged; the next round tries again
+                log.exception("housekeeping failed")
+
+    def fallback(self, seed: str, view) -> "int | str":
+        """A random legal action (when a bot raised)."""
+        import random
+        return random.Random(seed).choice(view.legal_actions()).to_json()
+
+    def stats(self) -> dict:
+        """Counts for ``/healthz``."""
+        return {"tables": len(self.tables), "connections": sum(len(t.conns) for t in self.tables.values()),
+                "games_in_progress": sum(1 for t in self.tables.values() if t.in_game),
+                "unstarted": sum(len(v) for v in self.unstarted.values()),
+                "bot_queue": self.pool.queued(), "bot_decisions": self.pool.started,
+                "bot_decisions_degraded": self.pool.degraded}
