@@ -214,7 +214,7 @@ def standings_table(names: Sequence[str], totals: Sequence[int], *, made: "Seque
         if place == 1:
             name.append("  winner" if sum(1 for p, _, _ in standings(totals) if p == 1) == 1 else "  shares the win",
                         style="bold bright_green")
-        row = [str(place), name, str(total)]
+        row: list["str | Text"] = [str(place), name, str(total)]
         if made is not None:
             row.append(str(made[s]))
         t.add_row(*row)
