@@ -224,3 +224,31 @@ def test_arena_records_name_repeated_bots_apart(tmp_path):
     players = [json.loads(x)["players"] for x in out.read_text().splitlines()]
     assert players == [["heuristic 1", "random 1", "heuristic 2", "random 2"],
                        ["random 1", "heuristic 1", "random 2", "heuristic 2"]]
+
+
+# --- ohhell serve's port -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_serve_refuses_a_port_outside_1_to_65535(port, capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--port", port, "--db", str(tmp_path / "t.sqlite3")])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "1 to 65535" in err and "Traceback" not in err
+    assert not (tmp_path / "t.sqlite3").exists()
+
+
+def test_serve_on_a_busy_port_says_so_before_announcing_or_loading_anything(capsys, tmp_path):
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "t.sqlite3")]) == 1
+    finally:
+        busy.close()
+    out, err = capsys.readouterr()
+    assert f"port {port} on 127.0.0.1 is already in use" in err
+    assert "served at" not in out and "Traceback" not in err
+    assert not (tmp_path / "t.sqlite3").exists()       # no database was opened, no table loaded

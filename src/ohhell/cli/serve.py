@@ -11,7 +11,7 @@ HELP = "serve Oh Hell in the browser: a lobby, tables with friends and bots, rep
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 to let others on your network in)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
     p.add_argument("--db", default=None,
                    help="where tables are kept: an SQLite file (default: $OHHELL_DB or "
                         "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
@@ -45,6 +45,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {port}")
+    return port
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import starlette  # noqa: F401
@@ -68,22 +78,29 @@ def run(args: argparse.Namespace) -> int:
     proxies = [p.strip() for arg in args.trusted_proxy for p in arg.split(",") if p.strip()]
     import logging
 
-    from ..server import serve
+    from ..server import PortError, bind_socket, serve
     from ..server.storage import StoreError, _redact, default_db_path
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
     db = args.db or default_db_path()
+    try:
+        sock = bind_socket(args.host, args.port)   # a busy port is refused before anything is said or loaded
+    except PortError as e:
+        print(f"ohhell serve: {e}", file=sys.stderr)
+        return 1
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Oh Hell is served at http://{host}:{args.port}  (tables kept in {_redact(db)}; Ctrl+C stops)",
           flush=True)
     try:
-        started = serve(args.host, args.port, db, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
+        started = serve(args.host, args.port, db, sock=sock, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
                         bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log,
                         create_limit=args.create_limit or None, trusted_proxies=proxies,
                         allowed_origins=args.allowed_origin, header_timeout=args.header_timeout,
                         max_open_per_creator=args.max_open_tables,
                         unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds)
-    except StoreError as e:
+    except (StoreError, PortError) as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1
+    finally:
+        sock.close()
     return 0 if started else 1

@@ -10,6 +10,8 @@ seat's view.  Needs the ``server`` extra: ``pip install 'ohhell[server]'``.
 
 from __future__ import annotations
 
+import errno
+
 __all__ = ["create_app", "serve", "uvicorn_config", "check_store", "HEADER_TIMEOUT", "KEEP_ALIVE",
            "MAX_HALF_OPEN"]
 
@@ -154,20 +156,60 @@ def check_store(db: "str | None") -> None:
     asyncio.run(check())
 
 
+class PortError(OSError):
+    """The address and port to serve on cannot be used (out of range, busy, not ours)."""
+
+
+def bind_socket(host: str = "127.0.0.1", port: int = 8000):
+    """A socket bound to ``host``:``port``, ready for :func:`serve` (``sock=``).
+
+    Binding first lets ``ohhell serve`` say at once that a port is busy, before it
+    announces the address or loads any table.
+
+    :raises PortError: for a port outside 1-65535 or an address that cannot be bound,
+        with the reason in words.
+    """
+    import socket
+
+    if not 1 <= port <= 65535:
+        raise PortError(f"port must be 1 to 65535, not {port}")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise PortError(f"cannot listen on {host!r}: unknown address ({e})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn does
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        why = "is already in use (is another server running?)" if e.errno == errno.EADDRINUSE else (
+            f"cannot be used: {e.strerror or e}")
+        raise PortError(f"port {port} on {host} {why}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | None" = None, *, trusted_proxies=(),
-          header_timeout: float = HEADER_TIMEOUT, **options) -> bool:
+          header_timeout: float = HEADER_TIMEOUT, sock=None, **options) -> bool:
     """Run the server until interrupted (what ``ohhell serve`` does); ``False`` if it failed to start.
 
+    ``sock``: a socket from :func:`bind_socket` (else one is bound here, before the
+    database is opened).
+
     :raises StoreError: when the database cannot be used (checked before starting).
+    :raises PortError: when the port cannot be used.
     """
     import uvicorn
     from .app import create_app as _create
     log_options = {k: options.pop(k) for k in ("log_level", "access_log") if k in options}
+    if sock is None:
+        sock = bind_socket(host, port)
     check_store(db)
     app = _create(db, **options)
     config = uvicorn_config(app, host, port, trusted_proxies=trusted_proxies, header_timeout=header_timeout,
                             log_level=log_options.get("log_level", "info"),
                             access_log=log_options.get("access_log", False))
     server = uvicorn.Server(config)
-    server.run()
+    server.run(sockets=[sock])
     return server.started
