@@ -640,13 +640,18 @@ def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str
         ticks = ctx.Queue() if on_decisions else None
         init = (_init_worker, (ticks,)) if ticks is not None else (None, ())
 
-        def drain() -> None:
+        reported = [0]
+
+        def drain(wait: float = 0.0) -> None:
             while ticks is not None:
                 try:
-                    k = ticks.get_nowait()
+                    k = ticks.get(timeout=wait) if wait else ticks.get_nowait()
                 except queues.Empty:
                     return
+                reported[0] += k
                 on_decisions(k)  # type: ignore[misc]
+                if wait:
+                    return
 
         with ctx.Pool(min(jobs, len(tasks)), initializer=init[0], initargs=init[1]) as pool:
             it = pool.imap_unordered(play_one, tasks)
@@ -660,4 +665,15 @@ def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str
                 results.append(res)
                 if progress:
                     progress(res)
+        if ticks is not None:
+            # A worker's counts travel through a pipe and may arrive after its game's result:
+            # wait for the rest (each result says how many decisions it made), so every
+            # decision is reported exactly once.
+            made = sum(len(t) for r in results for t in r.times.values())
+            while reported[0] < made:
+                before = reported[0]
+                drain(wait=5.0)
+                if reported[0] == before:       # lost (a worker died): report what is missing
+                    on_decisions(made - reported[0])  # type: ignore[misc]
+                    break
     return MatchResult(rules, list(dict.fromkeys(seats)), str(seed), results, time.perf_counter() - start)
