@@ -302,3 +302,12 @@ def test_a_text_front_end_needs_only_the_session():
     assert said[:4] == ["Seat 2: a hidden bid", "Seat 3: a hidden bid", "not an action: 'nonsense'",
                         "not an action: '99'"]
     assert said[5] == "bids revealed: Seat 1 0, Seat 2 2, Seat 3 0"
+
+
+def test_bot_name_says_which_bot_plays_a_seat_now_stand_ins_included():
+    s = TableSession(Game(Rules(3, hand_sizes=[2]), seed=1), [None, "random", "beginner"])
+    assert [s.bot_name(i) for i in range(3)] == [None, "random", "beginner"]
+    s.stand_in(0, "random")
+    assert s.bot_name(0) == "random"
+    s.reclaim(0)
+    assert s.bot_name(0) is None

@@ -188,6 +188,12 @@ class TableSession:
         entry = self._standins.get(seat) or self._bots.get(seat)
         return entry[0] if entry else None
 
+    def bot_name(self, seat: int) -> "str | None":
+        """The name of the bot that plays ``seat`` now (its own or a stand-in), else ``None``
+        (what a front end that makes its own bot per decision, as the server does, needs)."""
+        entry = self._standins.get(seat) or self._bots.get(seat)
+        return entry[1] if entry else None
+
     def is_outside(self, seat: int) -> bool:
         """Whether ``seat`` is played from outside now (no bot, no stand-in)."""
         return seat not in self._bots and seat not in self._standins

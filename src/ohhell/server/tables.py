@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import dealing
 from ..actions import parse_action
+from ..bots.session import TableSession, Turn
 from ..errors import IllegalActionError, OhHellError
-from ..game import BID, Game
+from ..game import Game
 from ..rules import Rules
 from .botpool import bot_names, bot_seed, default_bot
 # The configuration's names, here too (they were defined here before the split).
@@ -107,6 +108,10 @@ class Table:
         self.seats: list[Seat] = []
         self.admin_hash = ""
         self.game: "Game | None" = None
+        #: the current game's session (who plays each seat, whose turn, which bot turns are
+        #: due): the same :class:`~ohhell.bots.TableSession` every other front end runs on;
+        #: built when a game starts (live or replayed), fed every logged action
+        self.session: "TableSession | None" = None
         self.game_no = 0
         self.seed: "str | None" = None
         self.commitments: list[str] = []
@@ -166,21 +171,26 @@ class Table:
             seat = self.seats[data["seat"]]
             seat.standin = data["bot"]
             seat.standin_by = data.get("by", "creator")
+            if self.session is not None and self.in_game:   # between games, the next start sees it
+                self.session.stand_in(data["seat"], data["bot"])
         elif kind == "reclaim":
             seat = self.seats[data["seat"]]
             seat.standin = seat.standin_by = None
+            if self.session is not None and self.in_game:
+                self.session.reclaim(data["seat"])
         elif kind == "start":
             self.game_no = data["game"]
             self.seed = data["seed"]
             assert self.rules is not None
             self.game = Game(self.rules, seed=self.seed, names=data["names"])
+            self.session = self._new_session(self.game)
             self.commitments = [dealing.commitment(dealing.hand_key(self.seed, k))
                                 for k in range(self.rules.hand_count)]
             self.votes = set()
         elif kind == "act":
-            game = self.game
-            assert game is not None and data["game"] == self.game_no
-            game.apply(parse_action(data["action"]), seat=data["seat"])
+            game, session = self.game, self.session
+            assert game is not None and session is not None and data["game"] == self.game_no
+            session.apply(data["seat"], parse_action(data["action"]))
             if game.is_over:
                 rec = game.record()
                 rec["commitments"] = list(self.commitments)
@@ -192,14 +202,27 @@ class Table:
         self.updated = ts
         self._track_turns(kind, data, ts)
 
+    def _new_session(self, game: Game) -> TableSession:
+        """The session of a game that starts: each bot seat's bot by name, a person's seat
+        ``None`` (the session's outside player), and the stand-ins already playing for people.
+        The session's own bots are not asked: the server makes a fresh seeded bot per decision
+        (:func:`~ohhell.server.botpool.bot_seed`) in its pool, from the session's due turns."""
+        specs = [s.bot if s.kind == "bot" else None for s in self.seats]
+        session = TableSession(game, specs, delay=self.manager.bot_delay, trick_pause=2.5)
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.standin:
+                session.stand_in(i, s.standin)
+        return session
+
     def waiting_on(self) -> list[int]:
-        """The seats the table is waiting for: those to bid or play, or, once a finished
-        game has a rematch vote, the people (no bot standing in) who have not voted."""
+        """The seats the table is waiting for: those to bid or play (the session's), or, once
+        a finished game has a rematch vote, the people (no bot standing in) who have not voted."""
         game = self.game
         if game is None:
             return []
         if not game.is_over:
-            return game.seats_to_act
+            assert self.session is not None
+            return self.session.game.seats_to_act
         if not self.votes:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin and i not in self.votes]
@@ -273,7 +296,10 @@ class Table:
         return None
 
     def bot_for(self, seat: int) -> "str | None":
-        """The bot that plays ``seat`` now (a bot seat or a stand-in), else ``None``."""
+        """The bot that plays ``seat`` now (a bot seat or a stand-in), else ``None``: the
+        session's during a game, the seat's between games."""
+        if self.session is not None and self.in_game:
+            return self.session.bot_name(seat)
         s = self.seats[seat]
         if s.kind == "bot":
             return s.bot
@@ -557,75 +583,70 @@ class Table:
             log.exception("away timer failed at table %s", self.id)
 
     def _schedule_bots(self) -> None:
-        game = self.game
-        if game is None or game.is_over or self.manager.closing:
+        """A task for every bot turn the session says is due and none runs for yet."""
+        session = self.session
+        if session is None or session.game.is_over or self.manager.closing:
             return
-        for s in game.seats_to_act:
-            if self.bot_for(s) and s not in self.bot_tasks:
-                self.bot_tasks[s] = asyncio.create_task(self._bot_turn(s, self.game_no),
-                                                        name=f"bot {self.id}/{s}")
+        for turn in session.due():
+            if turn.seat not in self.bot_tasks:
+                self.bot_tasks[turn.seat] = asyncio.create_task(
+                    self._bot_turn(session, turn, session.game.action_count), name=f"bot {self.id}/{turn.seat}")
 
-    async def _bot_turn(self, seat: int, game_no: int) -> None:
-        """One bot move.  The bot starts thinking at once and its move is logged
-        ``bot_delay`` seconds (2.5 times that after a trick's last card) after its turn began,
-        not sooner, however quickly it decided: how long a bot takes tells nobody anything
-        about its cards (a forced move would otherwise come faster than a free one)."""
+    async def _bot_turn(self, session: TableSession, turn: Turn, n: int) -> None:
+        """One bot move, for a turn the session handed out after ``n`` actions.  The bot starts
+        thinking at once (a fresh bot seeded ``bot_seed(game seed, seat, n)``, in the pool) and
+        its move is logged ``turn.delay`` seconds (the session's: ``bot_delay``, 2.5 times that
+        after a trick's last card) after its turn began, not sooner, however quickly it decided:
+        how long a bot takes tells nobody anything about its cards (a forced move would
+        otherwise come faster than a free one).  The move is logged only while the session
+        still says the turn is current, then applied through the log like any action."""
         manager = self.manager
         me = asyncio.current_task()
+        seat, name = turn.seat, turn.name
         try:
-            game = self.game
-            trick_done = game is not None and not game.current_trick.cards and game.action_count > 0 \
-                and game.phase != BID
-            due = time.monotonic() + manager.bot_delay * (2.5 if trick_done else 1.0)
-            while True:
-                async with self.lock:
-                    game = self.game
-                    name = self.bot_for(seat)
-                    if self.game_no != game_no or game is None or game.is_over or not name \
-                            or not game.legal_actions(seat):
-                        return
-                    view = game.view(seat)
-                    n = game.action_count
-                    seed = bot_seed(self.seed or "", seat, n)
-                try:
-                    action = await manager.pool.decide(name, seed, view, creator=self.creator or self.id,
-                                                       table=self.id)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # a broken bot must not stop the table: log, fall back to random
-                    log.exception("bot %s failed at table %s seat %d; playing a random legal action",
-                                  name, self.id, seat)
-                    action = manager.fallback(seed, view)
-                wait = due - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                async with self.lock:
-                    game = self.game
-                    if self.game_no != game_no or game is None or game.is_over:
-                        return
-                    if game.action_count != n or self.bot_for(seat) != name:
-                        continue
-                    try:
-                        # Checked before it is logged, as a person's action is: a bot
-                        # (a registered one too) that answers nonsense must not reach
-                        # the log, which is replayed on every restart.
-                        game.check(parse_action(action), seat=seat)
-                    except OhHellError as e:
-                        log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
-                                  "action", name, self.id, seat, action, e)
-                        action = manager.fallback(seed, game.view(seat))
-                    # The task stays in bot_tasks until its action is logged, so whoever
-                    # waits for the table's bots (a shutdown, a test) also waits for this write.
-                    try:
-                        await self._commit("act", {"game": game_no, "seat": seat, "action": action})
-                    except TableError:
-                        self._forget_bot(seat, me)
-                        await asyncio.sleep(1.0)
-                        self._schedule_bots()
-                        return
-                    self._forget_bot(seat, me)   # the next turn may be this seat's again
-                    await self._after_change()
+            due = time.monotonic() + turn.delay
+            seed = bot_seed(self.seed or "", seat, n)
+            try:
+                action = await manager.pool.decide(name, seed, turn.view, creator=self.creator or self.id,
+                                                   table=self.id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken bot must not stop the table: log, fall back to random
+                log.exception("bot %s failed at table %s seat %d; playing a random legal action",
+                              name, self.id, seat)
+                action = manager.fallback(seed, turn.view)
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self.lock:
+                if self.session is not session or session.game.is_over:
                     return
+                if not session.is_current(turn):   # the seat changed hands meanwhile: a fresh turn
+                    self._forget_bot(seat, me)
+                    self._schedule_bots()
+                    return
+                game = session.game
+                try:
+                    # Checked before it is logged, as a person's action is: a bot
+                    # (a registered one too) that answers nonsense must not reach
+                    # the log, which is replayed on every restart.
+                    game.check(parse_action(action), seat=seat)
+                except OhHellError as e:
+                    log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
+                              "action", name, self.id, seat, action, e)
+                    action = manager.fallback(seed, game.view(seat))
+                # The task stays in bot_tasks until its action is logged, so whoever
+                # waits for the table's bots (a shutdown, a test) also waits for this write.
+                try:
+                    await self._commit("act", {"game": self.game_no, "seat": seat, "action": action})
+                except TableError:
+                    self._forget_bot(seat, me)
+                    await asyncio.sleep(1.0)
+                    self._schedule_bots()
+                    return
+                self._forget_bot(seat, me)   # the next turn may be this seat's again
+                await self._after_change()
+                return
         except asyncio.CancelledError:
             raise
         except Exception:  # pragma: no cover - logged, the table stays as it was
