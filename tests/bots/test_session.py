@@ -311,3 +311,18 @@ def test_bot_name_says_which_bot_plays_a_seat_now_stand_ins_included():
     assert s.bot_name(0) == "random"
     s.reclaim(0)
     assert s.bot_name(0) is None
+
+
+def test_set_away_takes_the_time_the_player_went_away_from_the_front_end():
+    clock = Clock()
+    game = Game(Rules(3, hand_sizes=[4]), seed=8, dealer=2)          # seat 0 bids first
+    session = TableSession(game, [None, "random", "random"], away_after=30, clock=clock)
+    clock.now += 20
+    session.set_away(0, since=clock.now - 5)      # the front end knows: away since 15 s after the turn began
+    assert session.takeovers() == {0: 1045.0}
+    session.set_away(0)                           # already away: the mark stays
+    assert session.takeovers() == {0: 1045.0}
+    session.set_away(0, since=clock.now - 30)     # the turn's start is the later: it counts
+    assert session.takeovers() == {0: 1030.0} and session.away == [0]
+    session.set_away(0, False)
+    assert session.takeovers() == {} and session.away == []

@@ -75,12 +75,16 @@ def test_a_game_over_the_server_is_the_session_driven_game(tmp_path, rules):
     assert asyncio.run(reload(table_id)) == fingerprint   # replayed from the log through the session
 
 
+class Manager:
+    """What a table asks of its manager outside of its operations."""
+    bot_delay = 0.0
+    closing = False
+
+
 def test_a_stand_in_and_its_reclaim_reach_the_session():
     """Logged ``standin`` / ``reclaim`` events are the session's ``stand_in`` / ``reclaim``."""
     from ohhell.server.tables import Table
 
-    class Manager:
-        bot_delay = 0.0
     table = Table("t", Manager())  # type: ignore[arg-type]
     table._apply_event("create", {"title": "", "private": False, "admin": "x",
                                   "rules": ohhell.Rules(3, hand_sizes=[2]).to_dict(),
@@ -91,8 +95,32 @@ def test_a_stand_in_and_its_reclaim_reach_the_session():
     table._apply_event("start", {"game": 1, "seed": "s", "names": ["A", "B", "C"]}, 3.0)
     session = table.session
     assert session is not None and session.standins == {1: "beginner"}
-    assert [table.bot_for(s) for s in range(3)] == [None, "beginner", "random"]
+    assert [session.bot_name(s) for s in range(3)] == [None, "beginner", "random"]
     table._apply_event("standin", {"seat": 0, "bot": "random", "by": "timer"}, 4.0)
     table._apply_event("reclaim", {"seat": 1}, 5.0)
     assert session.standins == {0: "random"} and session.is_outside(1)
     assert table.waiting_on() == session.game.seats_to_act
+
+
+def test_the_away_timer_is_the_sessions_during_a_game():
+    """The session is told who is away (nobody is connected to a table just loaded: away since
+    the load) and its clock reads the logged timestamps, so its takeovers are the table's."""
+    from ohhell.server.tables import Table
+
+    table = Table("t", Manager())  # type: ignore[arg-type]
+    table.loaded = 100.0
+    table._apply_event("create", {"title": "", "private": False, "admin": "x", "away": {"after": 10, "bot": "random"},
+                                  "rules": ohhell.Rules(3, hand_sizes=[2], simultaneous_bidding=True).to_dict(),
+                                  "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]},
+                       50.0)
+    table._apply_event("start", {"game": 1, "seed": "s", "names": ["A", "B", "C"]}, 150.0)
+    session = table.session
+    assert session is not None and session.away_after == 10 and session.standin_name == "random"
+    to_act = [s for s in session.game.seats_to_act if s != 2]
+    assert to_act == [0, 1]                    # everyone bids at once
+    assert table.takeovers() == session.takeovers() == {s: 160.0 for s in to_act}
+    assert session.away == [0, 1] and session.next_deadline() == 160.0
+    table.away_since[to_act[0]] = 155.0        # its last connection closed later than the turn began
+    assert table.takeovers()[to_act[0]] == 165.0
+    table._apply_event("standin", {"seat": to_act[0], "bot": "random", "by": "timer", "after": 10}, 165.0)
+    assert session.standins == {to_act[0]: "random"} and to_act[0] not in table.takeovers()

@@ -118,11 +118,13 @@ class Table:
         self.finished: dict[int, dict] = {}
         self.votes: set[int] = set()
         self.away: "dict | None" = None       # the away timer: {"after": seconds, "bot": name}
-        #: seat -> when the table began waiting for it (its turn, or its rematch vote); from the
-        #: log's timestamps, so a restarted server knows them too
-        self.turn_since: dict[int, float] = {}
+        #: seat -> when the table began waiting for its rematch vote, from the log's timestamps
+        #: (so a restarted server knows them too); during a game the session keeps when each
+        #: turn began, from the same timestamps (its clock reads the event being applied)
+        self.vote_since: dict[int, float] = {}
         #: seat -> when its last connection closed (not logged: after a load, the load time)
         self.away_since: dict[int, float] = {}
+        self._event_ts: "float | None" = None   # the timestamp of the event being applied
         self.loaded = time.time()
         self.timer: "asyncio.Task | None" = None
         self.timer_at: "float | None" = None
@@ -136,6 +138,18 @@ class Table:
 
     def _apply_event(self, kind: str, data: dict, ts: float) -> None:
         """Apply one logged event; the only place the table's truth changes."""
+        self._event_ts = ts
+        try:
+            self._apply(kind, data, ts)
+        finally:
+            self._event_ts = None
+
+    def _clock(self) -> float:
+        """The session's clock: the timestamp of the event being applied (live or replayed, so
+        a turn's away clock starts when its event was logged), else the time now."""
+        return self._event_ts if self._event_ts is not None else time.time()
+
+    def _apply(self, kind: str, data: dict, ts: float) -> None:
         if kind == "create":
             self.created = ts
             self.title = data["title"]
@@ -200,7 +214,8 @@ class Table:
         else:  # pragma: no cover - a log written by a newer server
             raise StoreError(f"table {self.id}: unknown event {kind!r}")
         self.updated = ts
-        self._track_turns(kind, data, ts)
+        since = self.vote_since
+        self.vote_since = {s: since.get(s, ts) for s in self._voters_waiting()}
 
     def _new_session(self, game: Game) -> TableSession:
         """The session of a game that starts: each bot seat's bot by name, a person's seat
@@ -208,7 +223,10 @@ class Table:
         The session's own bots are not asked: the server makes a fresh seeded bot per decision
         (:func:`~ohhell.server.botpool.bot_seed`) in its pool, from the session's due turns."""
         specs = [s.bot if s.kind == "bot" else None for s in self.seats]
-        session = TableSession(game, specs, delay=self.manager.bot_delay, trick_pause=2.5)
+        away = self.away
+        session = TableSession(game, specs, delay=self.manager.bot_delay, trick_pause=2.5,
+                               away_after=away["after"] if away else None, standin=away["bot"] if away else None,
+                               clock=self._clock)
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.standin:
                 session.stand_in(i, s.standin)
@@ -223,18 +241,14 @@ class Table:
         if not game.is_over:
             assert self.session is not None
             return self.session.game.seats_to_act
-        if not self.votes:
+        return self._voters_waiting()
+
+    def _voters_waiting(self) -> list[int]:
+        """Once a finished game has a rematch vote: the people (no bot standing in) who have
+        not voted."""
+        if self.game is None or not self.game.is_over or not self.votes:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin and i not in self.votes]
-
-    def _track_turns(self, kind: str, data: dict, ts: float) -> None:
-        """Note when the table began waiting for each seat (the away timer counts from it)."""
-        if kind == "start":
-            self.turn_since.clear()
-        elif kind == "act":
-            self.turn_since.pop(data["seat"], None)  # a seat that acts again starts a new turn
-        since = self.turn_since
-        self.turn_since = {s: since.get(s, ts) for s in self.waiting_on()}
 
     async def _commit(self, kind: str, data: dict) -> None:
         """Write one event to the store, then apply it (the caller holds the lock).
@@ -293,18 +307,6 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.token_hash is not None and secrets.compare_digest(s.token_hash, thash):
                 return i
-        return None
-
-    def bot_for(self, seat: int) -> "str | None":
-        """The bot that plays ``seat`` now (a bot seat or a stand-in), else ``None``: the
-        session's during a game, the seat's between games."""
-        if self.session is not None and self.in_game:
-            return self.session.bot_name(seat)
-        s = self.seats[seat]
-        if s.kind == "bot":
-            return s.bot
-        if s.kind == "human":
-            return s.standin
         return None
 
     def connected(self, seat: int) -> bool:
@@ -527,17 +529,32 @@ class Table:
 
         A seat's clock starts at the later of the moment the table began waiting for it
         (logged) and the moment its last connection closed (or the table was loaded: after a
-        restart nobody could have reconnected earlier)."""
+        restart nobody could have reconnected earlier).  During a game these are the session's
+        (:meth:`TableSession.takeovers`), told who is away first; between games, for a rematch
+        vote, the table's own."""
         away = self.away
         if not away or self.manager.closing:
             return {}
+        session = self.session
+        if session is not None and self.in_game:
+            self._mark_away(session)
+            return session.takeovers()
         out = {}
-        for s, since in self.turn_since.items():
+        for s, since in self.vote_since.items():
             seat = self.seats[s]
             if seat.kind != "human" or seat.standin or self.connected(s):
                 continue
             out[s] = max(since, self.away_since.get(s, self.loaded)) + away["after"]
         return out
+
+    def _mark_away(self, session: TableSession) -> None:
+        """Tell the session which people are away (no connection holds their seat) and since
+        when: their last connection's close, or the table's load."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and not self.connected(i):
+                session.set_away(i, since=self.away_since.get(i, self.loaded))
+            else:
+                session.set_away(i, False)
 
     def _arm(self) -> None:
         """(Re)set the timer task to the earliest takeover (the caller holds the lock)."""
