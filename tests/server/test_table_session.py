@@ -124,3 +124,20 @@ def test_the_away_timer_is_the_sessions_during_a_game():
     assert table.takeovers()[to_act[0]] == 165.0
     table._apply_event("standin", {"seat": to_act[0], "bot": "random", "by": "timer", "after": 10}, 165.0)
     assert session.standins == {to_act[0]: "random"} and to_act[0] not in table.takeovers()
+
+
+def test_a_log_naming_a_bot_no_longer_registered_still_loads_and_its_seat_plays_randomly(tmp_path):
+    from ohhell.server.tables import Table
+
+    table = Table("t", Manager())  # type: ignore[arg-type]
+    table._apply_event("create", {"title": "", "private": False, "admin": "x", "away": {"after": 10, "bot": "gone"},
+                                  "rules": ohhell.Rules(3, hand_sizes=[2]).to_dict(),
+                                  "seats": [{"kind": "human"}, {"kind": "bot", "bot": "gone"},
+                                            {"kind": "bot", "bot": "random"}]}, 1.0)
+    table._apply_event("start", {"game": 1, "seed": "s", "names": ["A", "B", "C"]}, 2.0)
+    table._apply_event("standin", {"seat": 0, "bot": "gone", "by": "creator"}, 3.0)
+    assert table.session is not None and table.session.bot_name(1) == "gone"
+    assert table.session.standins == {0: "gone"}
+    seat = table.session.game.to_act
+    table._apply_event("act", {"game": 1, "seat": seat, "action": table.game.legal_actions(seat)[0].to_json()}, 4.0)
+    assert table.game.action_count == 1

@@ -89,6 +89,22 @@ def trim_history(view: dict) -> dict:
     return view
 
 
+class _Unregistered:
+    """A bot a log names that is not registered (any more): the table still loads, and each
+    of its decisions fails in the pool, so the table plays a random legal action for it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def act(self, view: Any, budget: Any = None) -> Any:
+        raise LookupError(f"no bot {self.name!r} is registered")
+
+
+def _bot_spec(name: str) -> Any:
+    """A seat's bot for the session: its name, or a stand-in for a name not registered."""
+    return name if name in bot_names() else _Unregistered(name)
+
+
 def _bot_display(bot: str) -> str:
     return f"{bot.capitalize()} bot"
 
@@ -186,7 +202,7 @@ class Table:
             seat.standin = data["bot"]
             seat.standin_by = data.get("by", "creator")
             if self.session is not None and self.in_game:   # between games, the next start sees it
-                self.session.stand_in(data["seat"], data["bot"])
+                self.session.stand_in(data["seat"], _bot_spec(data["bot"]))
         elif kind == "reclaim":
             seat = self.seats[data["seat"]]
             seat.standin = seat.standin_by = None
@@ -222,14 +238,14 @@ class Table:
         ``None`` (the session's outside player), and the stand-ins already playing for people.
         The session's own bots are not asked: the server makes a fresh seeded bot per decision
         (:func:`~ohhell.server.botpool.bot_seed`) in its pool, from the session's due turns."""
-        specs = [s.bot if s.kind == "bot" else None for s in self.seats]
+        specs = [_bot_spec(s.bot or "") if s.kind == "bot" else None for s in self.seats]
         away = self.away
+        standin = away["bot"] if away and away["bot"] in bot_names() else None
         session = TableSession(game, specs, delay=self.manager.bot_delay, trick_pause=2.5,
-                               away_after=away["after"] if away else None, standin=away["bot"] if away else None,
-                               clock=self._clock)
+                               away_after=away["after"] if away else None, standin=standin, clock=self._clock)
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.standin:
-                session.stand_in(i, s.standin)
+                session.stand_in(i, _bot_spec(s.standin))
         return session
 
     def waiting_on(self) -> list[int]:
