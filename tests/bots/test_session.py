@@ -302,3 +302,27 @@ def test_a_text_front_end_needs_only_the_session():
     assert said[:4] == ["Seat 2: a hidden bid", "Seat 3: a hidden bid", "not an action: 'nonsense'",
                         "not an action: '99'"]
     assert said[5] == "bids revealed: Seat 1 0, Seat 2 2, Seat 3 0"
+
+
+def test_bot_name_says_which_bot_plays_a_seat_now_stand_ins_included():
+    s = TableSession(Game(Rules(3, hand_sizes=[2]), seed=1), [None, "random", "beginner"])
+    assert [s.bot_name(i) for i in range(3)] == [None, "random", "beginner"]
+    s.stand_in(0, "random")
+    assert s.bot_name(0) == "random"
+    s.reclaim(0)
+    assert s.bot_name(0) is None
+
+
+def test_set_away_takes_the_time_the_player_went_away_from_the_front_end():
+    clock = Clock()
+    game = Game(Rules(3, hand_sizes=[4]), seed=8, dealer=2)          # seat 0 bids first
+    session = TableSession(game, [None, "random", "random"], away_after=30, clock=clock)
+    clock.now += 20
+    session.set_away(0, since=clock.now - 5)      # the front end knows: away since 15 s after the turn began
+    assert session.takeovers() == {0: 1045.0}
+    session.set_away(0)                           # already away: the mark stays
+    assert session.takeovers() == {0: 1045.0}
+    session.set_away(0, since=clock.now - 30)     # the turn's start is the later: it counts
+    assert session.takeovers() == {0: 1030.0} and session.away == [0]
+    session.set_away(0, False)
+    assert session.takeovers() == {} and session.away == []

@@ -188,6 +188,12 @@ class TableSession:
         entry = self._standins.get(seat) or self._bots.get(seat)
         return entry[0] if entry else None
 
+    def bot_name(self, seat: int) -> "str | None":
+        """The name of the bot that plays ``seat`` now (its own or a stand-in), else ``None``
+        (what a front end that makes its own bot per decision, as the server does, needs)."""
+        entry = self._standins.get(seat) or self._bots.get(seat)
+        return entry[1] if entry else None
+
     def is_outside(self, seat: int) -> bool:
         """Whether ``seat`` is played from outside now (no bot, no stand-in)."""
         return seat not in self._bots and seat not in self._standins
@@ -380,16 +386,21 @@ class TableSession:
         self._since = {}
         self._track()
 
-    def set_away(self, seat: int, away: bool = True) -> None:
+    def set_away(self, seat: int, away: bool = True, *, since: "float | None" = None) -> None:
         """Mark a seat's player away (a turn of theirs gets a stand-in once it has waited
         ``away_after`` seconds, counted from the later of the turn's start and this call) or
         back (the timer stops; a stand-in already playing stays until :meth:`reclaim`).
 
+        :param since: when (by ``clock``) the player went away, for a front end that knows it
+            (the server: when the seat's last connection closed); it replaces an earlier mark.
+            Without it, now, or the time of the mark already there.
         :raises ValueError: for a seat that does not exist.
         """
         if not 0 <= seat < self.game.players:
             raise ValueError(f"no seat {seat}")
-        if away:
+        if away and since is not None:
+            self._away[seat] = since
+        elif away:
             self._away.setdefault(seat, self.clock())
         else:
             self._away.pop(seat, None)

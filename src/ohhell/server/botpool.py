@@ -45,9 +45,10 @@ def bot_names() -> list[str]:
 
 
 def default_bot() -> str:
-    """The bot a seat gets when none is named: ``heuristic`` when it exists."""
-    names = bot_names()
-    return "heuristic" if "heuristic" in names else names[0]
+    """The bot a seat gets when none is named: :func:`ohhell.bots.default_bot`, the one default
+    of every front end (``intermediate``)."""
+    from .. import bots
+    return bots.default_bot()
 
 
 def decide(name: str, seed: str, view: View, budget: "Budget | None" = None) -> "int | str":

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import dealing
 from ..actions import parse_action
+from ..bots.session import TableSession, Turn
 from ..errors import IllegalActionError, OhHellError
-from ..game import BID, Game
+from ..game import Game
 from ..rules import Rules
 from .botpool import bot_names, bot_seed, default_bot
 # The configuration's names, here too (they were defined here before the split).
@@ -88,6 +89,22 @@ def trim_history(view: dict) -> dict:
     return view
 
 
+class _Unregistered:
+    """A bot a log names that is not registered (any more): the table still loads, and each
+    of its decisions fails in the pool, so the table plays a random legal action for it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def act(self, view: Any, budget: Any = None) -> Any:
+        raise LookupError(f"no bot {self.name!r} is registered")
+
+
+def _bot_spec(name: str) -> Any:
+    """A seat's bot for the session: its name, or a stand-in for a name not registered."""
+    return name if name in bot_names() else _Unregistered(name)
+
+
 def _bot_display(bot: str) -> str:
     return f"{bot.capitalize()} bot"
 
@@ -107,17 +124,23 @@ class Table:
         self.seats: list[Seat] = []
         self.admin_hash = ""
         self.game: "Game | None" = None
+        #: the current game's session (who plays each seat, whose turn, which bot turns are
+        #: due): the same :class:`~ohhell.bots.TableSession` every other front end runs on;
+        #: built when a game starts (live or replayed), fed every logged action
+        self.session: "TableSession | None" = None
         self.game_no = 0
         self.seed: "str | None" = None
         self.commitments: list[str] = []
         self.finished: dict[int, dict] = {}
         self.votes: set[int] = set()
         self.away: "dict | None" = None       # the away timer: {"after": seconds, "bot": name}
-        #: seat -> when the table began waiting for it (its turn, or its rematch vote); from the
-        #: log's timestamps, so a restarted server knows them too
-        self.turn_since: dict[int, float] = {}
+        #: seat -> when the table began waiting for its rematch vote, from the log's timestamps
+        #: (so a restarted server knows them too); during a game the session keeps when each
+        #: turn began, from the same timestamps (its clock reads the event being applied)
+        self.vote_since: dict[int, float] = {}
         #: seat -> when its last connection closed (not logged: after a load, the load time)
         self.away_since: dict[int, float] = {}
+        self._event_ts: "float | None" = None   # the timestamp of the event being applied
         self.loaded = time.time()
         self.timer: "asyncio.Task | None" = None
         self.timer_at: "float | None" = None
@@ -131,6 +154,18 @@ class Table:
 
     def _apply_event(self, kind: str, data: dict, ts: float) -> None:
         """Apply one logged event; the only place the table's truth changes."""
+        self._event_ts = ts
+        try:
+            self._apply(kind, data, ts)
+        finally:
+            self._event_ts = None
+
+    def _clock(self) -> float:
+        """The session's clock: the timestamp of the event being applied (live or replayed, so
+        a turn's away clock starts when its event was logged), else the time now."""
+        return self._event_ts if self._event_ts is not None else time.time()
+
+    def _apply(self, kind: str, data: dict, ts: float) -> None:
         if kind == "create":
             self.created = ts
             self.title = data["title"]
@@ -166,21 +201,26 @@ class Table:
             seat = self.seats[data["seat"]]
             seat.standin = data["bot"]
             seat.standin_by = data.get("by", "creator")
+            if self.session is not None and self.in_game:   # between games, the next start sees it
+                self.session.stand_in(data["seat"], _bot_spec(data["bot"]))
         elif kind == "reclaim":
             seat = self.seats[data["seat"]]
             seat.standin = seat.standin_by = None
+            if self.session is not None and self.in_game:
+                self.session.reclaim(data["seat"])
         elif kind == "start":
             self.game_no = data["game"]
             self.seed = data["seed"]
             assert self.rules is not None
             self.game = Game(self.rules, seed=self.seed, names=data["names"])
+            self.session = self._new_session(self.game)
             self.commitments = [dealing.commitment(dealing.hand_key(self.seed, k))
                                 for k in range(self.rules.hand_count)]
             self.votes = set()
         elif kind == "act":
-            game = self.game
-            assert game is not None and data["game"] == self.game_no
-            game.apply(parse_action(data["action"]), seat=data["seat"])
+            game, session = self.game, self.session
+            assert game is not None and session is not None and data["game"] == self.game_no
+            session.apply(data["seat"], parse_action(data["action"]))
             if game.is_over:
                 rec = game.record()
                 rec["commitments"] = list(self.commitments)
@@ -190,28 +230,41 @@ class Table:
         else:  # pragma: no cover - a log written by a newer server
             raise StoreError(f"table {self.id}: unknown event {kind!r}")
         self.updated = ts
-        self._track_turns(kind, data, ts)
+        since = self.vote_since
+        self.vote_since = {s: since.get(s, ts) for s in self._voters_waiting()}
+
+    def _new_session(self, game: Game) -> TableSession:
+        """The session of a game that starts: each bot seat's bot by name, a person's seat
+        ``None`` (the session's outside player), and the stand-ins already playing for people.
+        The session's own bots are not asked: the server makes a fresh seeded bot per decision
+        (:func:`~ohhell.server.botpool.bot_seed`) in its pool, from the session's due turns."""
+        specs = [_bot_spec(s.bot or "") if s.kind == "bot" else None for s in self.seats]
+        away = self.away
+        standin = away["bot"] if away and away["bot"] in bot_names() else None
+        session = TableSession(game, specs, delay=self.manager.bot_delay, trick_pause=2.5,
+                               away_after=away["after"] if away else None, standin=standin, clock=self._clock)
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.standin:
+                session.stand_in(i, _bot_spec(s.standin))
+        return session
 
     def waiting_on(self) -> list[int]:
-        """The seats the table is waiting for: those to bid or play, or, once a finished
-        game has a rematch vote, the people (no bot standing in) who have not voted."""
+        """The seats the table is waiting for: those to bid or play (the session's), or, once
+        a finished game has a rematch vote, the people (no bot standing in) who have not voted."""
         game = self.game
         if game is None:
             return []
         if not game.is_over:
-            return game.seats_to_act
-        if not self.votes:
+            assert self.session is not None
+            return self.session.game.seats_to_act
+        return self._voters_waiting()
+
+    def _voters_waiting(self) -> list[int]:
+        """Once a finished game has a rematch vote: the people (no bot standing in) who have
+        not voted."""
+        if self.game is None or not self.game.is_over or not self.votes:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin and i not in self.votes]
-
-    def _track_turns(self, kind: str, data: dict, ts: float) -> None:
-        """Note when the table began waiting for each seat (the away timer counts from it)."""
-        if kind == "start":
-            self.turn_since.clear()
-        elif kind == "act":
-            self.turn_since.pop(data["seat"], None)  # a seat that acts again starts a new turn
-        since = self.turn_since
-        self.turn_since = {s: since.get(s, ts) for s in self.waiting_on()}
 
     async def _commit(self, kind: str, data: dict) -> None:
         """Write one event to the store, then apply it (the caller holds the lock).
@@ -270,15 +323,6 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.token_hash is not None and secrets.compare_digest(s.token_hash, thash):
                 return i
-        return None
-
-    def bot_for(self, seat: int) -> "str | None":
-        """The bot that plays ``seat`` now (a bot seat or a stand-in), else ``None``."""
-        s = self.seats[seat]
-        if s.kind == "bot":
-            return s.bot
-        if s.kind == "human":
-            return s.standin
         return None
 
     def connected(self, seat: int) -> bool:
@@ -501,17 +545,32 @@ class Table:
 
         A seat's clock starts at the later of the moment the table began waiting for it
         (logged) and the moment its last connection closed (or the table was loaded: after a
-        restart nobody could have reconnected earlier)."""
+        restart nobody could have reconnected earlier).  During a game these are the session's
+        (:meth:`TableSession.takeovers`), told who is away first; between games, for a rematch
+        vote, the table's own."""
         away = self.away
         if not away or self.manager.closing:
             return {}
+        session = self.session
+        if session is not None and self.in_game:
+            self._mark_away(session)
+            return session.takeovers()
         out = {}
-        for s, since in self.turn_since.items():
+        for s, since in self.vote_since.items():
             seat = self.seats[s]
             if seat.kind != "human" or seat.standin or self.connected(s):
                 continue
             out[s] = max(since, self.away_since.get(s, self.loaded)) + away["after"]
         return out
+
+    def _mark_away(self, session: TableSession) -> None:
+        """Tell the session which people are away (no connection holds their seat) and since
+        when: their last connection's close, or the table's load."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and not self.connected(i):
+                session.set_away(i, since=self.away_since.get(i, self.loaded))
+            else:
+                session.set_away(i, False)
 
     def _arm(self) -> None:
         """(Re)set the timer task to the earliest takeover (the caller holds the lock)."""
@@ -557,75 +616,70 @@ class Table:
             log.exception("away timer failed at table %s", self.id)
 
     def _schedule_bots(self) -> None:
-        game = self.game
-        if game is None or game.is_over or self.manager.closing:
+        """A task for every bot turn the session says is due and none runs for yet."""
+        session = self.session
+        if session is None or session.game.is_over or self.manager.closing:
             return
-        for s in game.seats_to_act:
-            if self.bot_for(s) and s not in self.bot_tasks:
-                self.bot_tasks[s] = asyncio.create_task(self._bot_turn(s, self.game_no),
-                                                        name=f"bot {self.id}/{s}")
+        for turn in session.due():
+            if turn.seat not in self.bot_tasks:
+                self.bot_tasks[turn.seat] = asyncio.create_task(
+                    self._bot_turn(session, turn, session.game.action_count), name=f"bot {self.id}/{turn.seat}")
 
-    async def _bot_turn(self, seat: int, game_no: int) -> None:
-        """One bot move.  The bot starts thinking at once and its move is logged
-        ``bot_delay`` seconds (2.5 times that after a trick's last card) after its turn began,
-        not sooner, however quickly it decided: how long a bot takes tells nobody anything
-        about its cards (a forced move would otherwise come faster than a free one)."""
+    async def _bot_turn(self, session: TableSession, turn: Turn, n: int) -> None:
+        """One bot move, for a turn the session handed out after ``n`` actions.  The bot starts
+        thinking at once (a fresh bot seeded ``bot_seed(game seed, seat, n)``, in the pool) and
+        its move is logged ``turn.delay`` seconds (the session's: ``bot_delay``, 2.5 times that
+        after a trick's last card) after its turn began, not sooner, however quickly it decided:
+        how long a bot takes tells nobody anything about its cards (a forced move would
+        otherwise come faster than a free one).  The move is logged only while the session
+        still says the turn is current, then applied through the log like any action."""
         manager = self.manager
         me = asyncio.current_task()
+        seat, name = turn.seat, turn.name
         try:
-            game = self.game
-            trick_done = game is not None and not game.current_trick.cards and game.action_count > 0 \
-                and game.phase != BID
-            due = time.monotonic() + manager.bot_delay * (2.5 if trick_done else 1.0)
-            while True:
-                async with self.lock:
-                    game = self.game
-                    name = self.bot_for(seat)
-                    if self.game_no != game_no or game is None or game.is_over or not name \
-                            or not game.legal_actions(seat):
-                        return
-                    view = game.view(seat)
-                    n = game.action_count
-                    seed = bot_seed(self.seed or "", seat, n)
-                try:
-                    action = await manager.pool.decide(name, seed, view, creator=self.creator or self.id,
-                                                       table=self.id)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # a broken bot must not stop the table: log, fall back to random
-                    log.exception("bot %s failed at table %s seat %d; playing a random legal action",
-                                  name, self.id, seat)
-                    action = manager.fallback(seed, view)
-                wait = due - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                async with self.lock:
-                    game = self.game
-                    if self.game_no != game_no or game is None or game.is_over:
-                        return
-                    if game.action_count != n or self.bot_for(seat) != name:
-                        continue
-                    try:
-                        # Checked before it is logged, as a person's action is: a bot
-                        # (a registered one too) that answers nonsense must not reach
-                        # the log, which is replayed on every restart.
-                        game.check(parse_action(action), seat=seat)
-                    except OhHellError as e:
-                        log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
-                                  "action", name, self.id, seat, action, e)
-                        action = manager.fallback(seed, game.view(seat))
-                    # The task stays in bot_tasks until its action is logged, so whoever
-                    # waits for the table's bots (a shutdown, a test) also waits for this write.
-                    try:
-                        await self._commit("act", {"game": game_no, "seat": seat, "action": action})
-                    except TableError:
-                        self._forget_bot(seat, me)
-                        await asyncio.sleep(1.0)
-                        self._schedule_bots()
-                        return
-                    self._forget_bot(seat, me)   # the next turn may be this seat's again
-                    await self._after_change()
+            due = time.monotonic() + turn.delay
+            seed = bot_seed(self.seed or "", seat, n)
+            try:
+                action = await manager.pool.decide(name, seed, turn.view, creator=self.creator or self.id,
+                                                   table=self.id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken bot must not stop the table: log, fall back to random
+                log.exception("bot %s failed at table %s seat %d; playing a random legal action",
+                              name, self.id, seat)
+                action = manager.fallback(seed, turn.view)
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self.lock:
+                if self.session is not session or session.game.is_over:
                     return
+                if not session.is_current(turn):   # the seat changed hands meanwhile: a fresh turn
+                    self._forget_bot(seat, me)
+                    self._schedule_bots()
+                    return
+                game = session.game
+                try:
+                    # Checked before it is logged, as a person's action is: a bot
+                    # (a registered one too) that answers nonsense must not reach
+                    # the log, which is replayed on every restart.
+                    game.check(parse_action(action), seat=seat)
+                except OhHellError as e:
+                    log.error("bot %s at table %s seat %d answered %r (%s); playing a random legal "
+                              "action", name, self.id, seat, action, e)
+                    action = manager.fallback(seed, game.view(seat))
+                # The task stays in bot_tasks until its action is logged, so whoever
+                # waits for the table's bots (a shutdown, a test) also waits for this write.
+                try:
+                    await self._commit("act", {"game": self.game_no, "seat": seat, "action": action})
+                except TableError:
+                    self._forget_bot(seat, me)
+                    await asyncio.sleep(1.0)
+                    self._schedule_bots()
+                    return
+                self._forget_bot(seat, me)   # the next turn may be this seat's again
+                await self._after_change()
+                return
         except asyncio.CancelledError:
             raise
         except Exception:  # pragma: no cover - logged, the table stays as it was

@@ -10,7 +10,7 @@ const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 let state = null;          // the last "state" frame
 let stateAt = 0;           // performance.now() when it came (away countdowns count from it)
-let options = { bots: [], default_bot: "heuristic" };
+let options = { bots: [], default_bot: "intermediate" };
 let pending = false;       // an action of ours is on its way
 let connection = "connecting";
 const fairness = {};       // game number -> verification result
