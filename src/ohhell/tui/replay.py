@@ -9,7 +9,6 @@ score sheet from ``ohhell score`` is stepped through hand by hand.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Sequence
 
 from rich.console import Group
@@ -22,10 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, ProgressBar, Static
 
 from ..actions import Bid
-from ..errors import OhHellError, RecordError
+from ..errors import OhHellError
+from ..files import SCORESHEET, read_file
 from ..game import Game
-from ..records import read_records
-from ..scoresheet import FORMAT as SHEET_FORMAT, ScoreSheet
+from ..scoresheet import ScoreSheet
 from .play import PLAY_CSS
 from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_action, hand_by_suit, live_bid_rows,
                      score_rows_from_sheet, score_rows_from_view, score_table, trick_table, trump_text)
@@ -78,26 +77,14 @@ def score_column_width(pane: int, players: int, compact: bool) -> int:
 
 
 def load_file(path: str) -> "list[dict] | ScoreSheet":
-    """The records in ``path`` (one record, or JSON Lines), or a score sheet.
+    """The records in ``path`` (one record, or JSON Lines), or a score sheet
+    (:func:`ohhell.files.read_file` tells which).
 
     :raises RecordError: for a file that holds neither (the message says where).
     :raises OSError: when it cannot be read.
     """
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None
-    if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
-        return ScoreSheet.from_dict(data)
-    if isinstance(data, dict):
-        return [data]
-    import io
-    records = list(read_records(io.StringIO(text), verify=False))
-    if not records:
-        raise RecordError(f"{path} holds no record")
-    return records  # type: ignore[return-value]
+    content = read_file(path)
+    return content.sheet if content.kind == SCORESHEET else content.records
 
 
 class Replayer:
