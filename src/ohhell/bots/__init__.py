@@ -27,6 +27,8 @@ _REGISTRY: dict[str, str] = {
     # Levels for people (docs/bots.md): beginner < intermediate < expert, as measured.
     "beginner": "ohhell.bots.heuristic:BeginnerBot",
     "intermediate": "ohhell.bots.heuristic:HeuristicBot",
+    # Baselines: fixed bots to measure the others against (docs/bots.md).
+    "expert-2026.11": "ohhell.bots.baseline:Expert202611",
 }
 
 #: The levels offered to people, weakest first (each a name :func:`make` accepts).
