@@ -16,6 +16,8 @@ card wins.  Bidding is sequential, so a seat reads the bids before it:
   who bids last);
 * exact ties go to the **lower bid** (deterministic).
 
+Off the equilibrium path (bids no deal explains) see :func:`win_chance`.
+
 Each seat maximises its own expected hand score and assumes every other seat
 does the same: a computed equilibrium of the bidding.  Under simultaneous
 bidding no earlier bid is visible and every seat best-responds to its card
@@ -110,7 +112,11 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
     ``earlier[j]`` (for ``j < position``) is the mask of cards seat ``j`` may hold
     given its bid (``None`` or a missing entry: any card); later seats may hold any
     card.  Cards are uniform over the ``52 - 1 - (turned card)`` this seat has not
-    seen.  Returns 0 when no deal is consistent with the masks.
+    seen.
+
+    Off the equilibrium path (bids no consistent deal explains): an earlier seat
+    whose mask holds none of the unseen cards is read as holding any card, and if
+    still no deal fits, every earlier bid is read as uninformative (uniform).
     """
     if not 0 <= position < players:
         raise ValueError(f"position must be 0 to {players - 1}, not {position}")
@@ -119,6 +125,7 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
         unseen &= ~(1 << trump_card)
     ms = [(earlier[j] if j < len(earlier) and earlier[j] is not None else _FULL) & unseen
           for j in range(position)]
+    ms = [m or unseen for m in ms]
     later = players - 1 - position
     if position == 0:
         led = card // 13
@@ -154,7 +161,10 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
         if not beats:  # then the lead is itself one of the safe cards
             safe = safe_by_led[led]
             good += mult * _assignments(_classes(safe, sig, lead), seats, bin(safe).count("1") - 1, later)
-    return Fraction(good, total) if total else Fraction(0)
+    if total == 0:
+        return win_chance(card, position, players, trump, trump_card) if any(m != unseen for m in ms) \
+            else Fraction(0)
+    return Fraction(good, total)
 
 
 def legal_one_card_bids(position: int, players: int, history: Sequence[int], hook: bool) -> list[int]:
