@@ -95,13 +95,17 @@ def _assignments(classes: tuple, seats: int, pool: int, later: int) -> int:
     return f.get(full, 0) * _falling(pool - seats, later)
 
 
-def _classes(pool: int, sig: dict[int, int], minus: int) -> tuple:
-    """The class counts ``((sig, count), ...)`` of ``pool`` less card ``minus``."""
+def _counts(pool: int, sig: dict[int, int]) -> dict[int, int]:
+    """How many cards of ``pool`` fall in each class."""
     counts: dict[int, int] = {}
     for x in _bits(pool):
-        if x != minus:
-            counts[sig[x]] = counts.get(sig[x], 0) + 1
-    return tuple(sorted(counts.items()))
+        counts[sig[x]] = counts.get(sig[x], 0) + 1
+    return counts
+
+
+def _less(counts: dict[int, int], cls: int) -> tuple:
+    """The class counts ``((sig, count), ...)`` with one card of class ``cls`` out."""
+    return tuple(sorted((k, v - (k == cls)) for k, v in counts.items() if v - (k == cls) > 0))
 
 
 def win_chance(card: int, position: int, players: int, trump: Optional[int],
@@ -123,9 +127,10 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
     unseen = _FULL & ~(1 << card)
     if trump_card is not None:
         unseen &= ~(1 << trump_card)
-    ms = [(earlier[j] if j < len(earlier) and earlier[j] is not None else _FULL) & unseen
-          for j in range(position)]
-    ms = [m or unseen for m in ms]
+    ms = []
+    for j in range(position):
+        m = earlier[j] if j < len(earlier) else None
+        ms.append((_FULL if m is None else m) & unseen or unseen)
     later = players - 1 - position
     if position == 0:
         led = card // 13
@@ -156,11 +161,13 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
         g = groups.setdefault(key, [lead, 0])
         g[1] += 1
     good = total = 0
-    for (_, led, beats), (lead, mult) in groups.items():
-        total += mult * _assignments(_classes(unseen, sig, lead), seats, size, later)
+    all_counts = _counts(unseen, sig)
+    safe_counts = [_counts(m, sig) for m in safe_by_led]
+    for (cls, led, beats), (lead, mult) in groups.items():
+        total += mult * _assignments(_less(all_counts, cls), seats, size, later)
         if not beats:  # then the lead is itself one of the safe cards
             safe = safe_by_led[led]
-            good += mult * _assignments(_classes(safe, sig, lead), seats, bin(safe).count("1") - 1, later)
+            good += mult * _assignments(_less(safe_counts[led], cls), seats, bin(safe).count("1") - 1, later)
     if total == 0:
         return win_chance(card, position, players, trump, trump_card) if any(m != unseen for m in ms) \
             else Fraction(0)
