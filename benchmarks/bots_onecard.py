@@ -58,14 +58,18 @@ def main(argv=None) -> int:
     secs = [0.0] * len(bots)
     exact_times = []
     forced = 0
+    close = 0
+    agree_close = [0] * len(bots)
     for _ in range(a.positions):
         g, seat, kind = _position(rng, earlier_bots)
         v = g.view(seat)
         strategy.cache_clear()
         _assignments.cache_clear()
         t = time.process_time()
-        want = one_card_bid(v)[0]
+        want, _, values = one_card_bid(v)
         forced += len(v.legal) == 1
+        near = len(values) == 2 and abs(values[0] - values[1]) < 1  # bids within a point
+        close += near
         exact_times.append((time.process_time() - t, g.players))
         for i, bot in enumerate(bots):
             t = time.perf_counter()
@@ -73,16 +77,18 @@ def main(argv=None) -> int:
             secs[i] += time.perf_counter() - t
             ok = got == want
             agree[i] += ok
+            agree_close[i] += ok and near
             agree_by[i][kind][0] += ok
             agree_by[i][kind][1] += 1
     print(f"{a.positions} one-card positions (seed {a.seed}; {forced} with one legal bid); "
           f"earlier bids by {a.earlier}")
-    print("| bot | bids equal to the exact bid | by who made the earlier bids | wall time per bid |")
-    print("|---|---|---|---|")
+    print("| bot | bids equal to the exact bid | by who made the earlier bids | "
+          f"close positions ({close}: the two bids' expected scores within 1 point) | wall time per bid |")
+    print("|---|---|---|---|---|")
     for i, s in enumerate(specs):
         by = ", ".join(f"{k} {100 * x / max(1, m):.0f}% of {m}" for k, (x, m) in agree_by[i].items())
         print(f"| `{s}` | {agree[i]} ({100 * agree[i] / a.positions:.1f}%) | {by} | "
-              f"{1000 * secs[i] / a.positions:.1f} ms |")
+              f"{agree_close[i]} ({100 * agree_close[i] / max(1, close):.0f}%) | {1000 * secs[i] / a.positions:.1f} ms |")
     times = sorted(t for t, _ in exact_times)
     worst7 = max((t for t, n in exact_times if n == 7), default=0.0)
     print(f"exact one_card_bid, memo cleared, CPU time: median {1000 * times[len(times) // 2]:.1f} ms, "
