@@ -250,3 +250,17 @@ def test_option_validated_and_baseline_reachable():
     d = ExpertBot(seed=1, one_card=False, iterations=20, seconds=0.5).decide(v)
     assert "exact" not in d.stats
     assert ExpertBot(seed=1).decide(v).stats["exact"] is True
+
+
+def test_dp_equals_brute_force_four_players_after_two_bids():
+    # 4 players, position 3 (the dealer, no hook) after 1, 0, 0: 50*49*48 deals enumerated.
+    r = rules(4)
+    tc, hist = c("QD"), (1, 0, 0)
+    earlier = [_bid_mask(4, 1, tc, r, j, hist) for j in range(3)]
+    assert win_chance(c("9D"), 3, 4, 1, tc, earlier) == _brute(4, 3, c("9D"), tc, 1, hist, r)
+
+
+def test_one_card_bid_wants_a_one_card_bid():
+    g = Game(Rules(4, hand_sizes=[2]), seed=1, dealer=0)
+    with pytest.raises(ValueError):
+        one_card_bid(g.view(g.to_act))
