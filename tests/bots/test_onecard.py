@@ -252,7 +252,7 @@ def test_option_validated_and_baseline_reachable():
     assert ExpertBot(seed=1).decide(v).stats["exact"] is True
 
 
-def test_dp_equals_brute_force_four_players_after_two_bids():
+def test_dp_equals_brute_force_four_players_after_three_bids():
     # 4 players, position 3 (the dealer, no hook) after 1, 0, 0: 50*49*48 deals enumerated.
     r = rules(4)
     tc, hist = c("QD"), (1, 0, 0)
