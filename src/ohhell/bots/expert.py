@@ -18,7 +18,9 @@ Each decision:
    (the dealer respecting the hook), and the bid with the best mean is chosen;
    the reasoning gives the probability of each number of tricks and each
    bid's expected score under the active scoring rules;
-4. late in the game (the last ``late_hands`` hands of a game of several) the
+4. a one-card hand's bid is not searched: it is the exact bidding equilibrium
+   of :mod:`ohhell.bots.onecard` (``one_card=False``: searched as above);
+5. late in the game (the last ``late_hands`` hands of a game of several) the
    objective adds the chance of winning the game to the hand's score, so the
    bot will break its own bid to stop a rival who would otherwise overtake it.
 
@@ -42,6 +44,7 @@ from .base import Bot, Budget, Decision
 from .heuristic import trick_distribution
 from .inference import PlayModel
 from .ismcts import search_bid, search_play
+from .onecard import one_card_bid
 from .policy import heuristic_playout, sure_tricks
 
 __all__ = ["ExpertBot"]
@@ -102,6 +105,9 @@ class ExpertBot(Bot):
     :param bid_model: how seats still to bid are modelled: ``"heuristic"`` or ``"random"``.
     :param opponents: how the other seats play in the card search: ``"heuristic"``
         (in the tree, for their own score) or ``"random"``.
+    :param one_card: bid one-card hands by the exact equilibrium of
+        :func:`ohhell.bots.onecard.one_card_bid` (default); ``False`` keeps the
+        search's bid (today's expert as a frozen baseline).
     :raises ValueError: for an unknown option value.
     """
 
@@ -113,7 +119,10 @@ class ExpertBot(Bot):
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
-                 exact: int = 0, play_slack: float = 1.0) -> None:
+                 exact: int = 0, play_slack: float = 1.0, one_card: bool = True) -> None:
+        if not isinstance(one_card, bool):
+            raise ValueError(f"one_card must be true or false, not {one_card!r}")
+        self.one_card = one_card
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
@@ -371,6 +380,17 @@ class ExpertBot(Bot):
             note += " (weighing the game score)"
         return Decision(best, values, probs, note, stats)
 
+    def _bid_one_card(self, view: View) -> Decision:
+        """A one-card hand's bid: the exact equilibrium (no sampling, no budget)."""
+        bid, p, values = one_card_bid(view)
+        best = BIDS[bid]
+        note = (f"bid {bid}: expected {float(values[bid]):.2f} points; the card wins "
+                f"{100 * float(p):.1f}% of the deals consistent with the bids (exact)")
+        if len(values) == 1:
+            note += "; the only legal bid"
+        return Decision(best, {BIDS[b]: float(v) for b, v in values.items()}, [float(1 - p), float(p)],
+                        note, {"win_chance": p, "exact": True})
+
     def _bid(self, view: View, legal, iters: int, deadline: float) -> Decision:
         rules = view.rules
         n = view.players
@@ -380,6 +400,8 @@ class ExpertBot(Bot):
         tc = -1 if view.trump_card is None else int(view.trump_card)
         gone0 = 1 << tc if tc >= 0 else 0
         legal_bids = [a.tricks for a in legal]
+        if self.one_card and h == 1:
+            return self._bid_one_card(view)
         if len(legal_bids) == 1:
             return Decision(legal[0], {legal[0]: 0.0}, note="the only legal bid")
         if self.bid_search == "ismcts":
