@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..actions import BIDS, PLAYS
+from ..actions import BIDS, PLAYS, Action
 from ..fast import HandState
 from ..sampling import HandSampler, bid_likelihood, card_win_chances
 from ..scoring import hand_score
@@ -153,7 +153,7 @@ class PimcBot(Bot):
                 made[c] += w * (won[me] == bids[me])
             wsum += w
         wsum = wsum or 1.0
-        values = {PLAYS[c]: total[c] / wsum for c in cards}
+        values: dict[Action, float] = {PLAYS[c]: total[c] / wsum for c in cards}
         best = max(cards, key=lambda c: (total[c], -c))
         action = PLAYS[best]
         note = (f"{action.card}: mean {values[action]:.2f} points over {len(deals)} sampled deals, "
@@ -208,7 +208,7 @@ class PimcBot(Bot):
                 total[b] += w * score[me][won[me]]
             wsum += w
         wsum = wsum or 1.0
-        values = {BIDS[b]: total[b] / wsum for b in cands}
+        values: dict[Action, float] = {BIDS[b]: total[b] / wsum for b in cands}
         best_b = max(cands, key=lambda b: (total[b], -abs(b - est)))
         probs = [x / wsum for x in tricks[best_b]]
         action = BIDS[best_b]

@@ -220,7 +220,7 @@ def solve_cards(state: HandState, score: Sequence[Sequence[float]], gone0: int =
                 live |= hm
             classes = _classes(legal, live)
             fbit = 1 << first
-            order = []
+            order: list[tuple[int, int]] = []
             for cls in classes:
                 if cls & fbit:
                     order.insert(0, (first, cls))
