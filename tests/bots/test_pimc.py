@@ -148,3 +148,11 @@ def test_merged_solver_equals_plain_solve(seed, k, n, trump, plays, scores_trick
             child.play(c)
             assert won == solve(child, score, scores_tricks=scores_tricks)
     assert repr(state) == before
+
+
+def test_pimc_keeps_to_a_time_budget_and_an_iteration_budget():
+    from ohhell.bots import Budget
+    g = ohhell.Game(Rules(3, hand_sizes=[6], no_trump="never"), seed=4)
+    v = g.view(g.to_act)
+    assert PimcBot(seed=1).decide(v, Budget(iterations=3)).stats["deals"] == 3
+    assert PimcBot(seed=1).decide(v, Budget(seconds=0.0)).stats["deals"] == 1

@@ -53,7 +53,8 @@ class PimcBot(Bot):
     """Reference: Perfect-Information Monte Carlo (sampled deals, each solved by max^n).
 
     :param seed: seeds the sampler (a seeded bot is reproducible).
-    :param determinizations: sampled deals per decision (``Budget.iterations`` overrides).
+    :param determinizations: sampled deals per decision (``Budget.iterations`` overrides;
+        with ``Budget.seconds`` the bot stops drawing deals once the time is up, after one at least).
     :param exact_tricks: the last this-many tricks of every play-out are solved exactly;
         earlier tricks follow the heuristic (13: every play-out exact, plain PIMC).
     :param weighted: weight the deals by the bids already made (default uniform, as
@@ -107,18 +108,19 @@ class PimcBot(Bot):
         if budget is not None and budget.iterations is not None:
             count = max(1, budget.iterations)
         t0 = time.perf_counter()
+        deadline = t0 + budget.seconds if budget is not None and budget.seconds is not None else None
         if len(legal) == 1:
             d = Decision(legal[0], {legal[0]: 0.0}, note="the only legal action")
         elif view.phase == "bid":
-            d = self._bid(view, legal, count)
+            d = self._bid(view, legal, count, deadline)
         else:
-            d = self._play(view, legal, count)
+            d = self._play(view, legal, count, deadline)
         d.stats["seconds"] = time.perf_counter() - t0
         return d
 
     # --- card play ----------------------------------------------------------------------
 
-    def _play(self, view: View, legal, count: int) -> Decision:
+    def _play(self, view: View, legal, count: int, deadline: "float | None" = None) -> Decision:
         rules = view.rules
         me = view.seat
         assert me is not None
@@ -133,7 +135,11 @@ class PimcBot(Bot):
         made = {c: 0.0 for c in cards}
         wsum = 0.0
         deals = self._deals(view, count)
+        used = 0
         for hands, w in deals:
+            if used and deadline is not None and time.perf_counter() > deadline:
+                break
+            used += 1
             if w <= 0:
                 continue
             state = HandState.from_view(view, hands)
@@ -156,15 +162,15 @@ class PimcBot(Bot):
         values: dict[Action, float] = {PLAYS[c]: total[c] / wsum for c in cards}
         best = max(cards, key=lambda c: (total[c], -c))
         action = PLAYS[best]
-        note = (f"{action.card}: mean {values[action]:.2f} points over {len(deals)} sampled deals, "
+        note = (f"{action.card}: mean {values[action]:.2f} points over {used} sampled deals, "
                 f"each solved (the last {self.exact_tricks} tricks exactly); makes the bid in "
                 f"{100 * made[best] / wsum:.0f}%")
         return Decision(action, values, None, note,
-                        {"deals": len(deals), "make_chance": {PLAYS[c]: made[c] / wsum for c in cards}})
+                        {"deals": used, "make_chance": {PLAYS[c]: made[c] / wsum for c in cards}})
 
     # --- bidding ------------------------------------------------------------------------
 
-    def _bid(self, view: View, legal, count: int) -> Decision:
+    def _bid(self, view: View, legal, count: int, deadline: "float | None" = None) -> Decision:
         rules = view.rules
         me = view.seat
         assert me is not None
@@ -186,7 +192,11 @@ class PimcBot(Bot):
         total = {b: 0.0 for b in cands}
         wsum = 0.0
         deals = self._deals(view, count)
+        used = 0
         for hands, w in deals:
+            if used and deadline is not None and time.perf_counter() > deadline:
+                break
+            used += 1
             if w <= 0:
                 continue
             base = list(view.bids)
@@ -212,9 +222,9 @@ class PimcBot(Bot):
         best_b = max(cands, key=lambda b: (total[b], -abs(b - est)))
         probs = [x / wsum for x in tricks[best_b]]
         action = BIDS[best_b]
-        note = (f"bid {best_b}: mean {values[action]:.2f} points over {len(deals)} sampled deals, "
+        note = (f"bid {best_b}: mean {values[action]:.2f} points over {used} sampled deals, "
                 f"each played out by the solver (the last {self.exact_tricks} tricks exactly); "
                 f"makes it in {100 * probs[best_b]:.0f}%")
         return Decision(action, values, probs, note,
-                        {"deals": len(deals),
+                        {"deals": used,
                          "trick_probs_by_bid": {BIDS[b]: [x / wsum for x in tricks[b]] for b in cands}})
