@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "random": "ohhell.bots.random_bot:RandomBot",
     "heuristic": "ohhell.bots.heuristic:HeuristicBot",
     "expert": "ohhell.bots.expert:ExpertBot",
+    "pimc": "ohhell.bots.pimc:PimcBot",
     # Levels for people (docs/bots.md): beginner < intermediate < expert, as measured.
     "beginner": "ohhell.bots.heuristic:BeginnerBot",
     "intermediate": "ohhell.bots.heuristic:HeuristicBot",
@@ -43,7 +44,8 @@ _ABOUT: dict[str, str] = {
     "beginner": "the heuristic's plan with a casual player's slips (a random card one time in three, "
                 "bids off by about a trick)",
     # Lines for bots other branches register (used once they are in the registry):
-    "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each solved exactly); slow",
+    "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each played out by the "
+            "heuristic then solved exactly for the last 7 tricks); slow",
     "expert-2026.11": "the expert of November 2026, frozen: a fixed baseline to measure the expert against",
 }
 
