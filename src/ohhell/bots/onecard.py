@@ -45,6 +45,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Optional, Sequence
 
+from ..cards import card_numbers
 from ..rules import Rules
 from ..scoring import hand_score
 from ..tricks import hook_bid, strength
@@ -59,15 +60,6 @@ def _falling(m: int, k: int) -> int:
     out = 1
     for i in range(k):
         out *= m - i
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 
@@ -98,7 +90,7 @@ def _assignments(classes: tuple, seats: int, pool: int, later: int) -> int:
 def _counts(pool: int, sig: dict[int, int]) -> dict[int, int]:
     """How many cards of ``pool`` fall in each class."""
     counts: dict[int, int] = {}
-    for x in _bits(pool):
+    for x in card_numbers(pool):
         counts[sig[x]] = counts.get(sig[x], 0) + 1
     return counts
 
@@ -135,13 +127,13 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
     if position == 0:
         led = card // 13
         mine = strength(card, led, trump)
-        safe = sum(1 for x in _bits(unseen) if strength(x, led, trump) < mine)
+        safe = sum(1 for x in card_numbers(unseen) if strength(x, led, trump) < mine)
         total = _falling(bin(unseen).count("1"), later)
         return Fraction(_falling(safe, later), total) if total else Fraction(0)
     mids = ms[1:]
     seats = len(mids)
     sig = {}
-    for x in _bits(unseen):
+    for x in card_numbers(unseen):
         v = 0
         for i, m in enumerate(mids):
             if m >> x & 1:
@@ -151,11 +143,11 @@ def win_chance(card: int, position: int, players: int, trump: Optional[int],
     safe_by_led = []  # the cards that do not beat mine, for each suit led
     for led in range(4):
         mine = strength(card, led, trump)
-        safe_by_led.append(sum(1 << x for x in _bits(unseen) if strength(x, led, trump) < mine))
+        safe_by_led.append(sum(1 << x for x in card_numbers(unseen) if strength(x, led, trump) < mine))
     # Leads that give the same counts: same class, same suit led, same beats-mine;
     # each group is counted once, from a representative lead, times its size.
     groups: dict[tuple, list[int]] = {}
-    for lead in _bits(ms[0]):
+    for lead in card_numbers(ms[0]):
         led = lead // 13
         key = (sig[lead], led, strength(lead, led, trump) > strength(card, led, trump))
         g = groups.setdefault(key, [lead, 0])
