@@ -39,6 +39,7 @@ from ..actions import BIDS
 from ..fast import HandState, random_playout
 from ..sampling import HandSampler, bid_likelihood, card_win_chances
 from ..scoring import hand_score
+from ..tricks import hook_bid
 from ..view import View
 from .base import Bot, Budget, Decision
 from .heuristic import trick_distribution
@@ -336,7 +337,7 @@ class ExpertBot(Bot):
             bids = bb[:]
             bids[me] = b
             if hook_dealer:
-                forbid = h - sum(x for s, x in enumerate(bids) if s != view.dealer)
+                forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
                 opts = [x for x in all_bids if x != forbid]
                 bids[view.dealer] = (self.rng.choice(opts) if self.bid_model == "random"
                                      else _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules))
@@ -428,7 +429,7 @@ class ExpertBot(Bot):
                     bids = base_bids[:]
                     bids[me] = b
                     if hook_dealer:
-                        forbid = h - sum(x for s, x in enumerate(bids) if s != view.dealer)
+                        forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
                         opts = [x for x in all_bids_range if x != forbid]
                         bids[view.dealer] = _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules)
                     st = HandState(hands, trump, leader, hand_size=h, bids=bids,

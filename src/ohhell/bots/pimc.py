@@ -41,6 +41,7 @@ from ..actions import BIDS, PLAYS, Action
 from ..fast import HandState
 from ..sampling import HandSampler, bid_likelihood, card_win_chances
 from ..scoring import hand_score
+from ..tricks import hook_bid
 from ..view import View
 from .base import Bot, Budget, Decision
 from .policy import heuristic_bid, heuristic_playout, sure_tricks
@@ -207,7 +208,7 @@ class PimcBot(Bot):
                 bids = base[:]
                 bids[me] = b
                 if hook_dealer:
-                    forbid = h - sum(x for s, x in enumerate(bids) if s != view.dealer)
+                    forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
                     opts = [x for x in all_bids if x != forbid]
                     bids[view.dealer] = heuristic_bid(hands[view.dealer], trump, n, h, tc, opts)[0]
                 score = [[float(hand_score(bids[s], t, h, rules)) for t in range(h + 1)] for s in range(n)]
