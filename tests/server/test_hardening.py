@@ -532,3 +532,14 @@ def test_serve_checks_its_new_options(capsys):
                         ("--bot-seconds", "0")):
         assert main(["serve", flag, value]) == 2
         assert f"{flag} must be at least" in capsys.readouterr().err
+
+
+def test_bots_for_measuring_only_are_not_offered_to_tables():
+    # pimc, with no time budget, can think for a minute a move: no seat at a shared server gets it
+    from ohhell.server.botpool import bot_names
+    from ohhell.server.config import TableError, parse_table_config
+    assert "pimc" in bots.names() and "pimc" not in bot_names()
+    assert "expert" in bot_names() and "expert-2026.11" in bot_names()
+    with pytest.raises(TableError) as e:
+        parse_table_config({"rules": {"players": 3}, "seats": [{"kind": "bot", "bot": "pimc"}] + [{"kind": "open"}] * 2})
+    assert "pimc" in str(e.value)

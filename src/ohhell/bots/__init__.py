@@ -17,7 +17,7 @@ from .base import Bot, Budget, Decision
 from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 
 __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
-           "factory", "table_names", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
+           "factory", "table_names", "MEASURING_ONLY", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
 _REGISTRY: dict[str, str] = {
@@ -34,6 +34,10 @@ _REGISTRY: dict[str, str] = {
 
 #: The levels offered to people, weakest first (each a name :func:`make` accepts).
 LEVELS = ("beginner", "intermediate", "expert")
+
+#: Bots for measuring others, not for seats people share: with no time budget they may think
+#: for many seconds a move (``pimc`` solves every sampled deal), so ``ohhell serve`` offers none.
+MEASURING_ONLY = ("pimc",)
 
 # name -> one line for ``--list-bots``; a bot without one is described by its docstring's first sentence.
 _ABOUT: dict[str, str] = {

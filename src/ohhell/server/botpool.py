@@ -39,9 +39,10 @@ def bot_seed(game_seed: str, seat: int, action_count: int) -> str:
 
 
 def bot_names() -> list[str]:
-    """The bot names (and levels) a seat can be given."""
+    """The bot names (and levels) a seat can be given: every registered bot but those
+    for measuring only (:data:`ohhell.bots.MEASURING_ONLY`, which may think for a minute)."""
     from .. import bots
-    return bots.names()
+    return [n for n in bots.names() if n not in bots.MEASURING_ONLY]
 
 
 def default_bot() -> str:
