@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import SUIT_MASKS as _SUIT
+from ..cards import SUIT_MASKS as _SUIT, card_numbers
 from ..fast import HandState
 from .policy import choose_card, heuristic_playout
 
@@ -218,7 +218,10 @@ def solve_cards(state: HandState, score: Sequence[Sequence[float]], gone0: int =
             live = inplay
             for hm in hands:
                 live |= hm
-            classes = _classes(legal, live)
+            # At the root every card is searched on its own: which card of a class stays in
+            # the hand can change how indifferent seats break ties later, so each root card's
+            # outcome is exactly that of solving the position after it.
+            classes = [1 << c for c in card_numbers(legal)] if at_root else _classes(legal, live)
             fbit = 1 << first
             order: list[tuple[int, int]] = []
             for cls in classes:
