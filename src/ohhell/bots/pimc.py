@@ -82,14 +82,16 @@ class PimcBot(Bot):
 
     # --- shared -------------------------------------------------------------------------
 
-    def _deals(self, view: View, count: int) -> list[tuple[tuple[int, ...], float]]:
+    def _deals(self, view: View, count: int, deadline: "float | None"):
+        """Up to ``count`` sampled deals with their weights, drawn one at a time: after the
+        first, none once ``deadline`` (a ``perf_counter`` time) has passed."""
         sampler = HandSampler(view, self.rng)
         weighted = self.weighted and any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
-        out = []
-        for _ in range(count):
+        for i in range(count):
+            if i and deadline is not None and time.perf_counter() > deadline:
+                return
             d = sampler.sample()
-            out.append((d.hands, bid_likelihood(view, d.hands) if weighted else 1.0))
-        return out
+            yield d.hands, (bid_likelihood(view, d.hands) if weighted else 1.0)
 
     def _finish(self, state: HandState, score, gone0: int, scores_tricks: bool) -> list[int]:
         """The tricks won when ``state``'s hand is played out (heuristic, then exact)."""
@@ -135,11 +137,8 @@ class PimcBot(Bot):
         total = {c: 0.0 for c in cards}
         made = {c: 0.0 for c in cards}
         wsum = 0.0
-        deals = self._deals(view, count)
         used = 0
-        for hands, w in deals:
-            if used and deadline is not None and time.perf_counter() > deadline:
-                break
+        for hands, w in self._deals(view, count, deadline):
             used += 1
             if w <= 0:
                 continue
@@ -192,11 +191,8 @@ class PimcBot(Bot):
         tricks = {b: [0.0] * (h + 1) for b in cands}
         total = {b: 0.0 for b in cands}
         wsum = 0.0
-        deals = self._deals(view, count)
         used = 0
-        for hands, w in deals:
-            if used and deadline is not None and time.perf_counter() > deadline:
-                break
+        for hands, w in self._deals(view, count, deadline):
             used += 1
             if w <= 0:
                 continue
