@@ -53,6 +53,9 @@ class Connection:
         self._send_text = send_text
         self.table = None            # the Table after hello
         self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
+        #: the signed-in account (``{"user_id", "username"}``) whose session cookie opened the
+        #: socket, if any (ohhell.server.accounts); a seat bound to an account is this one's only
+        self.account: "dict | None" = None
         self.admin = False
         self.limiter = RateLimiter()
         self.dropped = 0
@@ -66,11 +69,12 @@ class Connection:
 
     @property
     def seat(self) -> "int | None":
-        """The seat this client holds: the one whose token it showed, looked up afresh
-        each time, so it can never disagree with the table's seats."""
-        if self.table is None or self.token_hash is None:
+        """The seat this client holds: the one whose token it showed (unless an account
+        other than this client's holds it), else the one its signed-in account holds; looked
+        up afresh each time, so it can never disagree with the table's seats."""
+        if self.table is None:
             return None
-        return self.table.seat_of_token(self.token_hash)
+        return self.table.seat_of(self.token_hash, self.account["user_id"] if self.account else None)
 
     def send(self, text: str, *, state: bool = False) -> None:
         """Queue a frame (``state=True``: it replaces a queued, unsent state frame)."""
