@@ -228,7 +228,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         # The peer's address: a proxy's X-Forwarded-For is used only when the proxy is one
         # the operator named (``ohhell serve --trusted-proxy``); uvicorn applies it.
         ip = request.client.host if request.client else "?"
-        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), origins):
+        if not accounts.origin_ok(request):   # a page of another site may not create tables
             return _error(403, "bad_origin", "this request came from a page of another site; it was refused")
         if create_limit:
             limiter = creators.get(ip)
