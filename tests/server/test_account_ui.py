@@ -1,0 +1,128 @@
+"""The account page in a real browser (Debian's chromium under Playwright) against the real
+``ohhell serve``: sign up (claiming this browser's guest seat), see the name in the lobby,
+sign out, a wrong password, sign in again; the session cookie is never visible to scripts."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from serverkit import Client, ProcessServer
+
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "a long enough passphrase"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("account-ui") / "tables.sqlite3")
+    srv = ProcessServer(db, "--bot-delay", "0.05").start()
+    yield srv
+    srv.stop()
+
+
+def guest_seat(server) -> tuple[str, str]:
+    """A table where a guest sits in seat 2: (table id, the guest's seat token)."""
+    import httpx
+    r = httpx.post(server.base + "/api/tables", json={"rules": {"players": 3, "hand_sizes": [1]},
+                                                      "seats": [{"kind": "open"}] * 3})
+    assert r.status_code == 201, r.text
+    table = r.json()["id"]
+
+    async def join() -> str:
+        async with Client(server.ws_url, table) as c:
+            assert (await c.join(1, "Guest"))["type"] == "joined"
+            return c.token
+    # (Playwright's sync API runs a loop in this thread: the websocket client gets its own)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return table, pool.submit(asyncio.run, join()).result(30)
+
+
+def test_sign_up_sign_out_and_sign_in(browser, server):
+    table, token = guest_seat(server)
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # (chromium logs each refused request; the wrong password's 401 is expected)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 401" not in m.text
+            else None)
+
+    # the lobby says "Sign in" and leads to the account page
+    page.goto(server.base + "/")
+    link = page.locator("#account-link")
+    expect(link).to_have_text("Sign in")
+    # this browser played as a guest at a table (the table page keeps the seat token here)
+    page.evaluate("([t, v]) => localStorage.setItem(`ohhell.seat.${t}`, v)", [table, token])
+    link.click()
+    expect(page).to_have_url(server.base + "/account")
+
+    # sign up: mismatched passwords are caught, then it works and the guest seat is claimed
+    expect(page.locator("#claim-row")).to_be_visible()
+    expect(page.locator("#claim-text")).to_contain_text("1 guest seat")
+    page.fill("#signup-username", "Ivy")
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-again", PASSWORD + "!")
+    page.click("#signup-button")
+    expect(page.locator("#signup-error")).to_have_text("The two passwords differ.")
+    page.fill("#signup-again", PASSWORD)
+    page.click("#signup-button")
+    expect(page.locator("#status")).to_contain_text("Welcome, Ivy: your account is ready. 1 guest seat claimed.")
+    expect(page.locator("#me")).to_have_text("Ivy")
+    expect(page.locator("#seats a")).to_have_text(f"Table {table}")
+    # the session is an HttpOnly cookie: no script on the page can read it
+    assert "ohhell_session" not in page.evaluate("document.cookie")
+    assert any(c["name"] == "ohhell_session" and c["httpOnly"] and c["sameSite"] == "Lax"
+               for c in context.cookies())
+
+    # the lobby shows the name
+    page.goto(server.base + "/")
+    expect(page.locator("#account-link")).to_have_text("Ivy")
+
+    # someone else cannot take the name in another case
+    other = browser.new_context().new_page()
+    other.goto(server.base + "/account")
+    other.fill("#signup-username", "IVY")
+    other.fill("#signup-password", PASSWORD)
+    other.fill("#signup-again", PASSWORD)
+    other.click("#signup-button")
+    expect(other.locator("#signup-error")).to_have_text("The username 'IVY' is taken; choose another.")
+    other.context.close()
+
+    # sign out
+    page.goto(server.base + "/account")
+    page.click("#signout-button")
+    expect(page.locator("#status")).to_have_text("You are signed out.")
+    expect(page.locator("#signin-form")).to_be_visible()
+    assert not any(c["name"] == "ohhell_session" for c in context.cookies())
+    page.goto(server.base + "/")
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+
+    # a wrong password is refused in words; the right one signs in (the name in any case)
+    page.goto(server.base + "/account")
+    page.fill("#signin-username", "ivy")
+    page.fill("#signin-password", "not the password")
+    page.click("#signin-button")
+    expect(page.locator("#signin-error")).to_have_text("That username and password do not match an account.")
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-button")
+    expect(page.locator("#status")).to_have_text("Welcome back, Ivy.")
+    expect(page.locator("#me")).to_have_text("Ivy")
+    page.reload()
+    expect(page.locator("#me")).to_have_text("Ivy")
+    assert errors == [], errors
+    context.close()
