@@ -344,8 +344,9 @@ class Accounts:
         try:
             body = await read_body(request, MAX_BODY)
         except _BodyError as e:
-            raise AccountError(json.loads(e.response.body)["error"], "the request is too large or too slow",
-                               e.response.status_code) from None
+            status = e.response.status_code
+            raise AccountError("too_large" if status == 413 else "too_slow", "the request is too large or too slow",
+                               status) from None
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "application/x-www-form-urlencoded":
             try:
