@@ -518,3 +518,38 @@ def test_an_older_database_gains_the_account_tables(tmp_path):
     assert con.execute("SELECT value FROM ohhell_meta WHERE key='secret_key'").fetchone()[0] == secret
     con.close()
     assert json  # noqa: the module is used by the kit's client
+
+
+def test_signing_out_signs_out_the_open_websockets_too(db, monkeypatch):
+    """A session ended through the server (sign-out, a password change) stops its open
+    sockets' hold on the account's seat at once; one ended elsewhere (``ohhell admin``, in
+    another process) at the socket's next message after ``RECHECK_SECONDS``."""
+    from ohhell.server import accounts
+    with ThreadServer(db) as srv, browser(srv) as c:
+        signup(c, "ines")
+        t = srv.create(RULES, [{"kind": "open"}] * 4)
+
+        async def main():
+            tab = AccountClient(srv, t["id"], c.cookies)
+            await tab.connect()
+            assert (await tab.join(0, "ines"))["type"] == "joined"
+            tab.token = None        # (only the session binds it: as on another browser)
+            other = AccountClient(srv, t["id"], c.cookies)
+            assert (await other.connect())["you"]["seat"] == 0
+            r = post(c, "/api/account/signout", {}, csrf(c))
+            assert r.status_code == 200
+            await other.send({"type": "leave"})
+            assert (await other.wait(lambda m: m["type"] == "error"))["code"] == "no_seat"
+            await other.close()
+
+            # signed in again; the session is then ended behind the server's back
+            assert signin(c, "ines").status_code == 200
+            monkeypatch.setattr(accounts, "RECHECK_SECONDS", 0.0)
+            third = AccountClient(srv, t["id"], c.cookies)
+            assert (await third.connect())["you"]["seat"] == 0
+            assert _admin("reset-password", "ines", "--db", db, stdin="another passphrase\n").returncode == 0
+            await third.send({"type": "leave"})
+            assert (await third.wait(lambda m: m["type"] == "error"))["code"] == "no_seat"
+            await third.close()
+            await tab.close()
+        asyncio.run(main())

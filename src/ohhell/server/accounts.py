@@ -77,6 +77,10 @@ HASH_CONCURRENCY = 2
 RESERVED = frozenset({"admin", "administrator", "root", "system", "ohhell", "guest", "moderator", "server"})
 #: The largest account request body.
 MAX_BODY = 4096
+#: Seconds after which an open websocket's session is looked up again (a password reset by
+#: ``ohhell admin``, in another process, reaches open sockets within this time; a sign-out or
+#: password change through this server reaches them at once).
+RECHECK_SECONDS = 60.0
 
 COOKIE, SECURE_COOKIE = "ohhell_session", "__Host-ohhell_session"
 CSRF_COOKIE, SECURE_CSRF_COOKIE = "ohhell_csrf", "__Host-ohhell_csrf"
@@ -212,6 +216,8 @@ class Accounts:
         self.signin_by_address = _Buckets(*signin_limit)
         self.signin_by_user = _Buckets(*signin_user_limit)
         self.signup_by_address = _Buckets(*signup_limit)
+        #: open websockets signed in: connection -> [its session's hash, when it was last checked]
+        self._sockets: "dict[Any, list]" = {}
         self._secret: "bytes | None" = None
         self._hashing = asyncio.Semaphore(HASH_CONCURRENCY)
         self._dummy: "str | None" = None
@@ -273,6 +279,41 @@ class Accounts:
             log.error("sessions could not be read: %s", e)
             return None
 
+    async def attach_socket(self, ws: HTTPConnection, conn: Any) -> None:
+        """Sign a websocket connection in with the session cookie of its handshake (if any)."""
+        session_id = ws.cookies.get(self._cookie_names(ws)[0])
+        user = await self.current(ws)
+        if user is None or not session_id:
+            return
+        conn.account = {"user_id": user["user_id"], "username": user["username"]}
+        self._sockets[conn] = [_hash_id(session_id), time.monotonic()]
+
+    def detach_socket(self, conn: Any) -> None:
+        """A websocket closed."""
+        self._sockets.pop(conn, None)
+
+    async def recheck_socket(self, conn: Any) -> None:
+        """Before a signed-in socket's message: every :data:`RECHECK_SECONDS`, make sure its
+        session still lives (else it goes on as a guest, and holds no account's seat)."""
+        entry = self._sockets.get(conn)
+        if entry is None or time.monotonic() - entry[1] < RECHECK_SECONDS:
+            return
+        entry[1] = time.monotonic()
+        try:
+            alive = await self.store.session_user(entry[0], time.time())
+        except StoreError as e:
+            log.error("sessions could not be read: %s", e)
+            return
+        if alive is None:
+            self._revoke(lambda h, c: h == entry[0])
+
+    def _revoke(self, which: Callable[[str, Any], bool]) -> None:
+        """Sign out the open websockets ``which(session hash, connection)`` names."""
+        for conn, (h, _) in list(self._sockets.items()):
+            if which(h, conn):
+                conn.account = None
+                del self._sockets[conn]
+
     def csrf_token(self, conn: HTTPConnection, session_id: "str | None", anon: "str | None") -> str:
         """The token a page must send back with each state-changing request."""
         if session_id:
@@ -326,6 +367,7 @@ class Accounts:
         old = request.cookies.get(session_name)
         if old and len(old) <= 128:
             await self.store.delete_session(_hash_id(old))
+            self._revoke(lambda h, c: h == _hash_id(old))
         session_id = secrets.token_urlsafe(32)
         now = time.time()
         await self.store.add_session(_hash_id(session_id), user["user_id"], now, now + SESSION_DAYS * 86400)
@@ -450,6 +492,7 @@ class Accounts:
         old = request.cookies.get(session_name)
         if old and len(old) <= 128:
             await self.store.delete_session(_hash_id(old))
+            self._revoke(lambda h, c: h == _hash_id(old))
         response = self._done(request, data, {})
         self._clear_cookie(response, request, session_name)
         anon = request.cookies.get(anon_name) or secrets.token_urlsafe(32)
@@ -466,6 +509,7 @@ class Accounts:
         password = check_password(data.get("password"), user["username"])
         await self.store.set_password_hash(user["user_id"], await self.hash_password(password))
         await self.store.delete_user_sessions(user["user_id"])   # every other browser is signed out
+        self._revoke(lambda h, c: c.account is not None and c.account["user_id"] == user["user_id"])
         response = self._done(request, data, {})
         session_id = await self._start_session(request, response, user)
         _set_body(response, {"user": self._me(user), "csrf": self._mac("csrf-session", session_id)})

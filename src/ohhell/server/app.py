@@ -304,10 +304,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             log.info("websocket from origin %.100r refused", ws.headers.get("origin"))
             await ws.close(code=1008)   # before accepting: the client gets HTTP 403
             return
-        account = await accounts.current(ws)   # the session cookie (sent with the handshake)
         await ws.accept()
         conn = Connection(ws.send_text)
-        conn.account = account and {"user_id": account["user_id"], "username": account["username"]}
+        await accounts.attach_socket(ws, conn)   # the session cookie (sent with the handshake)
         conn.limiter = RateLimiter(*rate_limit)
 
         async def pump() -> None:
@@ -348,6 +347,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                     conn.error(e.code, e.message, e.ref)
                     continue
                 try:
+                    await accounts.recheck_socket(conn)
                     await _handle(conn, msg)
                 except TableError as e:
                     conn.error(e.code, e.message, msg.ref)
@@ -358,6 +358,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         except WebSocketDisconnect:
             pass
         finally:
+            accounts.detach_socket(conn)
             if conn.table is not None:
                 await conn.table.detach(conn)
             if not conn.close_reason:  # else the pump sends what is queued, then closes
