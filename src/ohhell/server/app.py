@@ -29,6 +29,7 @@ from .botpool import BotPool, bot_names, default_bot
 from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, ProtocolError, encode, \
     parse_client_message
 from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, Accounts
+from .players import PlayerPages
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
 from .config import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, parse_table_config
@@ -412,6 +413,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables/{table_id}/games/{game}/record", record),
         Route("/healthz", health),
         *accounts.routes(page),
+        *PlayerPages(the_store).routes(),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]

@@ -242,6 +242,10 @@ class Store:
         await self._write("INSERT INTO ohhell_user_seats VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                           (user_id, table_id, seat, since))
 
+    async def account_tables(self) -> list[str]:
+        """Every table where an account has sat."""
+        return [r[0] for r in await self._fetch("SELECT DISTINCT table_id FROM ohhell_user_seats")]
+
     async def user_seats(self, user_id: str) -> list[tuple[str, int, float]]:
         """The ``(table_id, seat, since)`` an account has held, latest first."""
         rows = await self._fetch("SELECT table_id, seat, since FROM ohhell_user_seats WHERE user_id=? "
