@@ -126,3 +126,90 @@ def test_sign_up_sign_out_and_sign_in(browser, server):
     expect(page.locator("#me")).to_have_text("Ivy")
     assert errors == [], errors
     context.close()
+
+
+def _play_rated_game(server, cookies: list[dict]) -> str:
+    """Two signed-in players (the browsers' session cookies) and two bots play a game out
+    over the websocket; returns the table id."""
+    import httpx
+
+    from test_accounts import AccountClient
+    r = httpx.post(server.base + "/api/tables", json={
+        "rules": {"players": 4, "hand_sizes": [1, 2]},
+        "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"},
+                  {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    table = r.json()["id"]
+
+    class Srv:
+        ws_url, base = server.ws_url, server.base
+
+    async def play() -> None:
+        clients = [AccountClient(Srv, table, {c["name"]: c["value"] for c in jar}) for jar in cookies]
+        for seat, c in enumerate(clients):
+            await c.connect()
+            assert (await c.join(seat, "ignored"))["type"] == "joined"
+        deadline = asyncio.get_running_loop().time() + 60
+
+        async def run(c: AccountClient) -> None:
+            while True:
+                assert asyncio.get_running_loop().time() < deadline, "the game did not finish"
+                v = c.view
+                if v is not None and v["phase"] == "over":
+                    return
+                if v is not None and v["legal"]:
+                    n = c.state["game"]["n"]
+                    await c.send({"type": "act", "action": v["legal"][0]})
+                    await c.wait(lambda m: m["type"] == "error" or (m["type"] == "state" and m["game"]["n"] > n))
+                else:
+                    await c.recv(30)
+        await asyncio.gather(*(run(c) for c in clients))
+        for c in clients:
+            await c.close()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result(90)
+    return table
+
+
+def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server):
+    pages, contexts = [], []
+    for name in ("Oona", "Pia"):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.base + "/account")
+        page.fill("#signup-username", name)
+        page.fill("#signup-password", PASSWORD)
+        page.fill("#signup-again", PASSWORD)
+        page.click("#signup-button")
+        expect(page.locator("#me")).to_have_text(name)
+        page.click("#player-link")
+        expect(page.locator("#name")).to_have_text(name)
+        expect(page.locator("#figures")).to_contain_text("not rated yet")
+        expect(page.locator("#chart")).to_contain_text("No rated games yet.")
+        pages.append(page)
+        contexts.append(context)
+
+    table = _play_rated_game(server, [c.cookies() for c in contexts])
+
+    record = __import__("httpx").get(f"{server.base}/api/tables/{table}/games/1/record").json()
+    for seat, page in enumerate(pages):
+        page.reload()
+        figures = page.locator("#figures")
+        expect(figures).not_to_contain_text("not rated yet")
+        expect(figures).to_contain_text("Games played1")
+        expect(figures).to_contain_text("Hands played2")
+        expect(page.locator(".rating-chart circle")).to_have_count(2)    # the start, then game 1
+        expect(page.locator("#by-cards tbody tr")).to_have_count(2)      # 1 and 2 cards
+        made = sum(h["bids"][seat] == h["tricks_won"][seat] for h in record["hands"])
+        expect(figures).to_contain_text(f"Bids made exactly{made} (")
+        recent = page.locator("#recent a")
+        expect(recent).to_have_attribute("href", f"/t/{table}/replay/1")
+        expect(page.locator("#recent")).to_contain_text(f"{record['totals'][seat]} points")
+        expect(page.locator("#recent")).to_contain_text("rated")
+    board = pages[0]
+    board.goto(server.base + "/leaderboard?min_games=1&players=4")
+    expect(board.locator("#board tbody tr")).to_have_count(2)
+    expect(board.locator("#board")).to_contain_text("Oona")
+    expect(board.locator("#board")).to_contain_text("Pia")
+    for context in contexts:
+        context.close()

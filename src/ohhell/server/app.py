@@ -413,7 +413,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables/{table_id}/games/{game}/record", record),
         Route("/healthz", health),
         *accounts.routes(page),
-        *PlayerPages(the_store).routes(),
+        *PlayerPages(the_store, manager).routes(page),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]

@@ -225,18 +225,25 @@ def leaderboard(ratings: Ratings, names: dict[str, str], players: "int | None" =
     board = ratings.current if players is None else ratings.by_players.get(players, {})
     rows = [{"username": names.get(a, a), **r} for a, r in board.items() if r["games"] >= min_games]
     rows.sort(key=lambda r: (-r["ordinal"], -r["games"], r["username"].casefold()))
-    return [{"rank": i + 1, **r} for i, r in enumerate(rows)]
+    out: list[dict] = []
+    for i, r in enumerate(rows):   # equal ratings share a rank
+        rank = out[-1]["rank"] if out and out[-1]["ordinal"] == r["ordinal"] else i + 1
+        out.append({"rank": rank, **r})
+    return out
 
 
 class PlayerPages:
     """The players' pages and the leaderboard: what they read, worked out from the logs of
-    the tables where accounts sat (``ohhell_user_seats``), kept for :attr:`ttl` seconds."""
+    the tables where accounts sat (``ohhell_user_seats``), kept until a game finishes on this
+    server (or :attr:`ttl` seconds, for another server on the same database)."""
 
     ttl = 30.0
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, manager: Any = None) -> None:
         import asyncio
         self.store = store
+        self.manager = manager
+        self._key: Any = None
         self._lock = asyncio.Lock()
         self._at = -1e18
         self._games: list[PlayedGame] = []
@@ -246,8 +253,10 @@ class PlayerPages:
         import logging
         import time
         async with self._lock:
-            if time.monotonic() - self._at < self.ttl:
+            key = None if self.manager is None else sum(len(t.finished) for t in self.manager.tables.values())
+            if time.monotonic() - self._at < self.ttl and key == self._key:
                 return self._games, self._ratings
+            self._key = key
             games: list[PlayedGame] = []
             for table_id in await self.store.account_tables():
                 try:
@@ -295,7 +304,9 @@ class PlayerPages:
                              "rows": leaderboard(ratings, names, players, min_games)[:200]},
                             headers={"cache-control": "no-cache"})
 
-    def routes(self) -> list:
+    def routes(self, page: Any) -> list:
+        """The pages (``page(name)`` serves a static page) and their API."""
         from starlette.routing import Route
-        return [Route("/api/players/{username}", self.player, methods=["GET"]),
+        return [Route("/players/{username}", page("player.html")), Route("/leaderboard", page("leaderboard.html")),
+                Route("/api/players/{username}", self.player, methods=["GET"]),
                 Route("/api/leaderboard", self.leaderboard, methods=["GET"])]

@@ -89,6 +89,7 @@ function render() {
   $("status").textContent = me ? "" : "Sign in, or create an account to keep your games and your name.";
   if (me) {
     $("me").textContent = me.username;
+    $("player-link").href = `/players/${encodeURIComponent(me.username)}`;
     $("password-username").value = me.username;
     try { localStorage.setItem("ohhell.name", me.username); } catch { /* private mode */ }
     loadSeats();
