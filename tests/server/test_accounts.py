@@ -553,3 +553,15 @@ def test_signing_out_signs_out_the_open_websockets_too(db, monkeypatch):
             await third.close()
             await tab.close()
         asyncio.run(main())
+
+
+def test_guessing_the_current_password_is_slowed_too():
+    """Someone at a signed-in browser who does not know its password cannot guess it through
+    the password change either: those guesses count as failed sign-ins."""
+    with ThreadServer() as srv, browser(srv) as c:
+        signup(c, "judy")
+        codes = [post(c, "/api/account/password", {"current": f"guess {i}", "password": "x" * 12},
+                      csrf(c)).status_code for i in range(7)]
+        assert codes == [401] * 5 + [429] * 2, codes
+        r = post(c, "/api/account/password", {"current": PASSWORD, "password": "y" * 12}, csrf(c))
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 30

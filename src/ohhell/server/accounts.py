@@ -503,6 +503,9 @@ class Accounts:
 
     async def _password(self, request: Request, data: dict) -> Response:
         user = await self._require(request)
+        wait = self.signin_by_user.wait(user["username_key"])   # guesses here count as failed sign-ins
+        if wait:
+            raise AccountError("slow_down", "too many wrong passwords; wait before trying again", 429, wait)
         if not await self.verify_password(user["password_hash"], _nfkc(str(data.get("current", ""))[:4096])):
             self.signin_by_user.take(user["username_key"])
             raise AccountError("bad_credentials", "the current password is not right", 401)
