@@ -565,3 +565,42 @@ def test_guessing_the_current_password_is_slowed_too():
         assert codes == [401] * 5 + [429] * 2, codes
         r = post(c, "/api/account/password", {"current": PASSWORD, "password": "y" * 12}, csrf(c))
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 30
+
+
+# --- the seat binding, as an invariant ---------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_STEPS = st.lists(st.tuples(st.sampled_from(["join", "claim", "leave"]), st.integers(0, 3),
+                            st.sampled_from([None, "u1", "u2"]), st.integers(0, 5)), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_STEPS, st.integers(0, 5), st.sampled_from([None, "u1", "u2", "u3"]))
+def test_a_seat_bound_to_an_account_is_held_by_that_account_alone(steps, token, account):
+    """Whatever joins, claims and leaves happened, a connection showing any token while signed
+    in to any account (or none) holds a seat only if no other account owns it."""
+    from ohhell.server.tables import Table
+
+    class Manager:
+        bot_delay = 0.0
+
+    table = Table("t", Manager())
+    table._apply_event("create", {"title": "", "private": False, "rules": {"players": 4, "hand_sizes": [1]},
+                                  "admin": "x", "seats": [{"kind": "open"}] * 4}, 0.0)
+    for kind, seat, who_, tok in steps:
+        s = table.seats[seat]
+        if kind == "join" and s.kind == "open" and (who_ is None or table.seat_of(None, who_) is None):
+            table._apply_event("join", {"seat": seat, "name": "n", "token": f"t{tok}",
+                                        **({"account": who_} if who_ else {})}, 0.0)
+        elif kind == "claim" and s.kind == "human" and s.account is None and who_ is not None:
+            table._apply_event("claim", {"seat": seat, "account": who_}, 0.0)
+        elif kind == "leave" and s.kind == "human":
+            table._apply_event("leave", {"seat": seat}, 0.0)
+    held = table.seat_of(f"t{token}", account)
+    if held is not None:
+        owner = table.seats[held].account
+        assert owner is None or owner == account
+        assert owner is not None or table.seats[held].token_hash == f"t{token}"
+    if account is not None and any(s.kind == "human" and s.account == account for s in table.seats):
+        assert held is not None and table.seats[held].account in (account, None)
