@@ -219,6 +219,7 @@ class Accounts:
         #: open websockets signed in: connection -> [its session's hash, when it was last checked]
         self._sockets: "dict[Any, list]" = {}
         self._secret: "bytes | None" = None
+        self._purged = 0.0
         self._hashing = asyncio.Semaphore(HASH_CONCURRENCY)
         self._dummy: "str | None" = None
 
@@ -227,7 +228,8 @@ class Accounts:
         expired sessions."""
         value = await self.store.add_meta("secret_key", secrets.token_hex(32))
         self._secret = bytes.fromhex(value)
-        await self.store.purge_sessions(time.time())
+        self._purged = time.time()
+        await self.store.purge_sessions(self._purged)
 
     # --- passwords ----------------------------------------------------------------------------
 
@@ -370,6 +372,9 @@ class Accounts:
             self._revoke(lambda h, c: h == _hash_id(old))
         session_id = secrets.token_urlsafe(32)
         now = time.time()
+        if now - self._purged > 3600:   # expired sessions are forgotten hourly (at a sign-in)
+            self._purged = now
+            await self.store.purge_sessions(now)
         await self.store.add_session(_hash_id(session_id), user["user_id"], now, now + SESSION_DAYS * 86400)
         self._set_cookie(response, request, session_name, session_id, SESSION_DAYS * 86400)
         return session_id
