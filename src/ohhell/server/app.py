@@ -169,6 +169,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await the_store.open()
+        await the_store.claim()
         loaded = await manager.start()
         log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
                  "" if loaded == 1 else "s")

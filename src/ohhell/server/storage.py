@@ -78,7 +78,19 @@ class Store:
         raise NotImplementedError
 
     async def close(self) -> None:
-        """Flush and disconnect."""
+        """Flush and disconnect (and give up the claim of :meth:`claim`)."""
+        raise NotImplementedError
+
+    async def claim(self) -> None:
+        """Become the one server using this database, until :meth:`close`.
+
+        Two servers on one database would both write the same tables' logs; the second
+        is refused here, at start, instead of at its first clashing write.  A claim
+        dies with its process (even ``kill -9``), so a crashed server never blocks the
+        next one.
+
+        :raises StoreError: when another server holds the claim (saying which, if known).
+        """
         raise NotImplementedError
 
     async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
@@ -198,6 +210,7 @@ class SqliteStore(Store):
         self._read_lock = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer: "threading.Thread | None" = None
+        self._claim_fd: "int | None" = None
 
     async def open(self) -> None:
         try:
@@ -269,7 +282,31 @@ class SqliteStore(Store):
         finally:
             db.close()
 
+    async def claim(self) -> None:
+        if self.path == ":memory:" or self._claim_fd is not None:
+            return  # an in-memory database is this process's alone
+        import fcntl
+        lock = os.path.abspath(self.path) + ".lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise StoreError(f"cannot create the lock file {lock}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 64).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise StoreError(f"another ohhell server{who} is using the database {self.path}: stop it first, "
+                             f"or give this one another --db") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._claim_fd = fd
+
     async def close(self) -> None:
+        if self._claim_fd is not None:
+            os.close(self._claim_fd)   # the lock goes with the descriptor
+            self._claim_fd = None
         if self._checkpointer is not None:
             self._stop.set()
             self._checkpointer.join(10)
@@ -388,6 +425,23 @@ class PostgresStore(Store):
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")
             await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET "
                               "value=excluded.value", (str(SCHEMA_VERSION),))
+
+    #: the advisory lock a server holds on its PostgreSQL database (any 64-bit key; "ohhell")
+    CLAIM_KEY = 0x6F68_6865_6C6C
+
+    async def claim(self) -> None:
+        # A session-level advisory lock: PostgreSQL drops it when the connection ends,
+        # also when the server's process is killed.
+        import psycopg
+        try:
+            async with self._lock, self._conn.cursor() as cur:
+                await cur.execute("SELECT pg_try_advisory_lock(%s)", (self.CLAIM_KEY,))
+                row = await cur.fetchone()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot use {_redact(self.url)}: {e}") from None
+        if not row or not row[0]:
+            raise StoreError(f"another ohhell server is using the database {_redact(self.url)}: stop it first, "
+                             f"or give this one another --db")
 
     async def close(self) -> None:
         if self._conn is not None:
