@@ -213,7 +213,7 @@ class LearnedBidEvidence:
     ``benchmarks/bid_evidence.py`` measures both on the expert's own bids.
     """
 
-    def __init__(self, model: "TrickModel | None" = None, *, beta: float = 0.5,
+    def __init__(self, model: "TrickModel | None" = None, *, beta: float = 0.75,
                  floor: float = 0.02) -> None:
         if not beta >= 0:
             raise ValueError(f"beta must be 0 or more, not {beta!r}")
