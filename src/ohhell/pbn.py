@@ -242,6 +242,8 @@ def _raw_games(text: str) -> Iterator[_RawGame]:
                 continue
             line = line[end + 1:]
             in_brace = 0
+            if not line.strip():
+                continue          # the end of a comment is no empty line between games
         if line.startswith("%"):
             continue
         if not line.strip():
@@ -410,13 +412,14 @@ def _card_token(token: str, what: str, line: int) -> Card:
         raise PBNError(f"{what}: {e}", line) from None
 
 
-def _first(tags: dict[str, _Tag], names: Sequence[str], required: "str | None" = None) -> "_Tag | None":
+def _first(tags: dict[str, _Tag], names: Sequence[str], required: "str | None" = None,
+           line: "int | None" = None) -> "_Tag | None":
     found = [tags[nm] for nm in names if nm in tags]
     if len(found) > 1:
         raise PBNError(f"both {found[0].name} (line {found[0].line}) and {found[1].name} are given; "
                        f"give one", found[1].line)
     if not found and required:
-        raise PBNError(required)
+        raise PBNError(required, line)
     return found[0] if found else None
 
 
@@ -474,13 +477,11 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
                      for s in range(n)]
     else:
         name_tags = [tags.get(f"OhHellPlayer{s + 1}") for s in range(n)]
-    names = tuple(t.value if t is not None and t.value not in ("", "?") else f"Seat {s + 1}"
-                  for s, t in enumerate(name_tags))
-    dealer_tag = _first(tags, ("Dealer", "OhHellDealer"),
-                        f"line {raw.line}: the hand has no Dealer (or OhHellDealer) tag")
+    names = tuple(t.value if t is not None else f"Seat {s + 1}" for s, t in enumerate(name_tags))
+    dealer_tag = _first(tags, ("Dealer", "OhHellDealer"), "the hand has no Dealer (or OhHellDealer) tag", raw.line)
     assert dealer_tag is not None
     dealer = _seat_of(dealer_tag.value, n, dealer_tag.name, dealer_tag.line)
-    deal_tag = _first(tags, ("Deal", "OhHellDeal"), f"line {raw.line}: the hand has no Deal (or OhHellDeal) tag")
+    deal_tag = _first(tags, ("Deal", "OhHellDeal"), "the hand has no Deal (or OhHellDeal) tag", raw.line)
     assert deal_tag is not None
     deal = _parse_deal(deal_tag, n, size)
     trump_tag = tags.get("OhHellTrump")
