@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
-from .actions import BIDS, PLAYS, Bid
+from .actions import BIDS, PLAYS, Action, Bid, Play
 from .cards import Card, from_openspiel as card_from_openspiel, mask_to_cards, to_openspiel as card_to_openspiel
 from .errors import CardError, IllegalActionError, OhHellError, RulesError, show
 from .game import Game
@@ -169,16 +169,16 @@ def to_openspiel(game: Game, hand: "int | None" = None, *, rescore: bool = False
             replay.apply(a)
         except IllegalActionError as e:
             raise OpenSpielFormatError(f"hand {hand} cannot be played under OpenSpiel's rules: {e}") from None
-        history.append(BID_BASE + a.tricks if isinstance(a, Bid) else card_to_openspiel(a.card))
+        history.append(BID_BASE + a.tricks if isinstance(a, Bid) else card_to_openspiel(cast(Play, a).card))
     returns = replay.past_hands[0].scores if replay.is_over else None
     return OpenSpielHand(_game_string(n, size), tuple(history), returns, scores, hand)
 
 
-def _hand_actions(game: Game, k: int) -> list:
+def _hand_actions(game: Game, k: int) -> list[tuple[int, Action]]:
     """The ``(seat, action)`` pairs of hand ``k`` (0-based), in the order applied."""
     done = sum(game.players + game.players * h.hand_size for h in game.past_hands[:k])
     count = (game.players + game.players * game.past_hands[k].hand_size) if k < len(game.past_hands) else None
-    out = []
+    out: list[tuple[int, Action]] = []
     for i, pair in enumerate(game.actions()):
         if i < done:
             continue

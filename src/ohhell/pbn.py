@@ -33,19 +33,28 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from . import dealing
-from .actions import BIDS, PLAYS
+from .actions import BIDS, PLAYS, Bid
 from .cards import CARDS, RANKS, SUITS, Card, parse_card
 from .errors import CardError, IllegalActionError, OhHellError, RulesError, show
 from .game import Game, check_deal
 from .rules import Rules
 from .state import BID, OVER, PLAY
 
-__all__ = ["PBNError", "PBNGame", "EXTENSION_VERSION", "dumps", "loads", "read", "parse", "write"]
+__all__ = ["PBNError", "PBNGame", "EXTENSION_VERSION", "TAGS", "EVENT_TAGS", "dumps", "loads", "read", "parse",
+           "write"]
 
 #: The version of ohhell's Oh Hell extension (the ``OhHellVersion`` tag).
 EXTENSION_VERSION = 1
 
 _COMPASS = "NESW"            # seat 0 is North with 4 players, clockwise
+#: Every tag of the extension (``OhHellPlayer1`` .. ``OhHellPlayer7`` besides); a reader refuses
+#: other ``OhHell`` tags, so a misspelt one is never silently ignored.
+TAGS = ("OhHellVersion", "OhHellRules", "OhHellSeed", "OhHellSeedText", "OhHellHand", "OhHellCards",
+        "OhHellTrump", "OhHellDealer", "OhHellDeal", "OhHellBidOrder", "OhHellBids", "OhHellPlay",
+        "OhHellTricksWon", "OhHellScores", "OhHellTotals")
+#: PBN's tags that describe the event rather than the cards; :class:`PBNGame` keeps them.
+EVENT_TAGS = ("Event", "Site", "Date", "Room", "Round", "Stage", "Annotator", "Description")
+_REPEATABLE = ("Note",)      # PBN tags that may appear more than once in a game
 _PBN_SUITS = (3, 2, 1, 0)    # a PBN hand lists spades, hearts, diamonds, clubs
 _RULE_BOOLS = {"true": True, "false": False}
 
@@ -125,7 +134,7 @@ def _current_bids(game: Game) -> list[tuple[int, int]]:
     done = sum(game.players + game.players * h.hand_size for h in game.past_hands)
     out = []
     for i, (seat, action) in enumerate(game.actions()):
-        if i >= done and not hasattr(action, "card"):
+        if i >= done and isinstance(action, Bid):
             out.append((seat, action.tricks))
     return out
 
@@ -275,6 +284,14 @@ def _raw_games(text: str) -> Iterator[_RawGame]:
                 name, value = m.group(1), _unquote(m.group(2))
                 if current is None:
                     current = _RawGame(number, {})
+                if name.startswith("OhHell") and name not in TAGS and \
+                        not re.fullmatch(r"OhHellPlayer[1-7]", name):
+                    raise PBNError(f"unknown tag {name}: the Oh Hell extension's tags are {', '.join(TAGS)} "
+                                   f"and OhHellPlayer1 to OhHellPlayer7", number)
+                if name in _REPEATABLE:
+                    pos = m.end()
+                    last = _Tag(name, value, number)      # its section (if any) is read and dropped
+                    continue
                 if name in current.tags:
                     raise PBNError(f"tag {name} appears twice in one game (an empty line separates games; "
                                    f"the first is on line {current.tags[name].line})", number)
@@ -322,6 +339,7 @@ class _Hand:
     won: "tuple[list[int], int] | None"
     scores: "tuple[list[int], int] | None"
     totals: "tuple[list[int], int] | None"
+    event: dict[str, str]
 
 
 def _parse_rules(tag: _Tag) -> Rules:
@@ -408,8 +426,9 @@ def _parse_deal(tag: _Tag, n: int, size: int) -> list[list[Card]]:
 def _card_token(token: str, what: str, line: int) -> Card:
     try:
         return parse_card(token)
-    except CardError as e:
-        raise PBNError(f"{what}: {e}", line) from None
+    except CardError:
+        raise PBNError(f"{what}: {token!r} is not a card (PBN writes the suit, then the rank: SK, H3, DT)",
+                       line) from None
 
 
 def _first(tags: dict[str, _Tag], names: Sequence[str], required: "str | None" = None,
@@ -551,9 +570,10 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
     won = _ints(tags["OhHellTricksWon"], n) if "OhHellTricksWon" in tags else None
     scores = _ints(tags["OhHellScores"], n) if "OhHellScores" in tags else None
     totals = _ints(tags["OhHellTotals"], n) if "OhHellTotals" in tags else None
+    event = {name: tags[name].value for name in EVENT_TAGS if name in tags}
     return _Hand(raw.line, number, count, rules, rules_tag.line, seed, names, dealer, dealer_tag.line,
                  deal, deal_tag.line, trump, trump_tag.line, bids, bids_line, tricks, play_line,
-                 won, scores, totals)
+                 won, scores, totals, event)
 
 
 # --- reading: games --------------------------------------------------------------------------
@@ -566,13 +586,17 @@ class PBNGame:
     ``whole`` is false for a hand imported alone (a file written with
     ``hand=``, or hands that do not make up a game from its first hand), which
     becomes a game of that one hand under the hand's own rules, so scores
-    before it are not in it.
+    before it are not in it.  ``line`` is where its first hand starts and
+    ``event`` holds PBN's event tags of that hand (``Event``, ``Site``,
+    ``Date``, ... : :data:`EVENT_TAGS`), which a :class:`~ohhell.Game` has no
+    place for.
     """
 
     game: Game
     hands: tuple[int, ...]
     whole: bool
     line: int
+    event: dict[str, str] = field(default_factory=dict)
 
 
 def _replay(game: Game, hand: _Hand, k: int) -> None:
@@ -703,10 +727,11 @@ def parse(text: "str | bytes") -> list[PBNGame]:
     :raises PBNError: naming the line of the first problem.
     """
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = text.decode("latin-1")   # PBN 2.0 files are ISO 8859-1
+            text = data.decode("latin-1")   # PBN 2.0 files are ISO 8859-1
     text = text.lstrip("\ufeff")
     hands: list[_Hand] = []
     previous: "dict[str, _Tag] | None" = None
@@ -732,10 +757,10 @@ def parse(text: "str | bytes") -> list[PBNGame]:
             all(len(t) == last.rules.players for t in last.tricks)
         whole = run[0].number == 1 and (last.number == last.count or not finished_last)
         if whole:
-            out.append(PBNGame(_build(run, True), tuple(h.number for h in run), True, run[0].line))
+            out.append(PBNGame(_build(run, True), tuple(h.number for h in run), True, run[0].line, run[0].event))
         else:
             for h in run:
-                out.append(PBNGame(_build([h], False), (h.number,), False, h.line))
+                out.append(PBNGame(_build([h], False), (h.number,), False, h.line, h.event))
     return out
 
 

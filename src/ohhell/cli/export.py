@@ -21,9 +21,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", default=None, metavar="OUT", help="write here (default: standard output)")
     p.add_argument("--rescore", action="store_true",
                    help="openspiel: export a hand played under other rules, scored as OpenSpiel scores it")
-    p.add_argument("--event", default="Oh Hell", help="pbn: the Event tag")
-    p.add_argument("--site", default="?", help="pbn: the Site tag")
-    p.add_argument("--date", default="????.??.??", help="pbn: the Date tag (YYYY.MM.DD)")
+    p.add_argument("--event", default=None, help="pbn: the Event tag (default: the record's, else 'Oh Hell')")
+    p.add_argument("--site", default=None, help="pbn: the Site tag (default: the record's, else '?')")
+    p.add_argument("--date", default=None, help="pbn: the Date tag, YYYY.MM.DD (default: the record's, else unknown)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,19 +55,27 @@ def run(args: argparse.Namespace) -> int:
     games = []
     for number, rec in picked:
         try:
-            games.append(Game.from_record(rec))
+            games.append((Game.from_record(rec), rec))
         except OhHellError as e:
             where = f" (game {number})" if len(records) > 1 else ""
             return fail(f"{args.file}{where}: {e}")
     try:
         if args.format == "pbn":
             from ..pbn import dumps
-            parts = [dumps(g, hand=args.hand, event=args.event, site=args.site, date=args.date) for g in games]
+            parts = []
+            for g, rec in games:
+                kept = rec.get("pbn") if isinstance(rec.get("pbn"), dict) else {}   # from ohhell import
+                tags = {"event": args.event or kept.get("Event") or "Oh Hell",
+                        "site": args.site or kept.get("Site") or "?",
+                        "date": args.date or kept.get("Date") or "????.??.??"}
+                if not all(isinstance(v, str) for v in tags.values()):
+                    return fail(f"{args.file}: the record's pbn tags must be text")
+                parts.append(dumps(g, hand=args.hand, **tags))
             # one header for the file: later games drop their own
             text = parts[0] + "".join("\n".join(p.splitlines()[3:]) + "\n" for p in parts[1:])
         else:
             from ..openspiel_format import to_openspiel
-            exported = to_openspiel(games[0], args.hand, rescore=args.rescore)
+            exported = to_openspiel(games[0][0], args.hand, rescore=args.rescore)
             text = exported.text()
             if exported.returns is not None and exported.ohhell_scores is not None \
                     and tuple(exported.returns) != tuple(exported.ohhell_scores):

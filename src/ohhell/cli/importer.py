@@ -46,23 +46,28 @@ def run(args: argparse.Namespace) -> int:
     try:
         if detect_format(text) == "openspiel":
             from ..openspiel_format import from_openspiel
-            games = [from_openspiel(text)]
+            records = [from_openspiel(text).record()]
             notes.append("an OpenSpiel oh_hell hand: a game of one hand under the 'openspiel' preset")
         else:
             from ..pbn import parse
             found = parse(text)
-            games = [g.game for g in found]
+            records = []
+            for g in found:
+                rec = g.game.record()
+                if g.event:
+                    rec["pbn"] = g.event      # PBN's Event, Site, Date...: ohhell export writes them back
+                records.append(rec)
             for g in found:
                 if not g.whole:
                     notes.append(f"hand {g.hands[0]} (line {g.line}) is imported alone, as a game of one hand "
                                  f"under that hand's rules; the scores before it are not in the file")
     except OhHellError as e:
         return fail(f"{args.file}: {e}")
-    if len(games) == 1:
-        out = json.dumps(games[0].record(), indent=2, ensure_ascii=False) + "\n"
+    if len(records) == 1:
+        out = json.dumps(records[0], indent=2, ensure_ascii=False) + "\n"
     else:
-        out = "".join(json.dumps(g.record(), ensure_ascii=False) + "\n" for g in games)
-        notes.append(f"{len(games)} games: written as JSON Lines, one record per line")
+        out = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        notes.append(f"{len(records)} games: written as JSON Lines, one record per line")
     for note in notes:
         print(f"ohhell import: note: {note}", file=sys.stderr)
     if args.output in (None, "-"):
