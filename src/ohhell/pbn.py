@@ -38,7 +38,8 @@ from .cards import CARDS, RANKS, SUITS, Card, parse_card
 from .errors import CardError, IllegalActionError, OhHellError, RulesError, show
 from .game import Game, check_deal
 from .rules import Rules
-from .state import BID, OVER, PLAY
+from .state import OVER, PLAY
+from .text import explain_illegal
 
 __all__ = ["PBNError", "PBNGame", "EXTENSION_VERSION", "TAGS", "EVENT_TAGS", "dumps", "loads", "read", "parse",
            "write"]
@@ -599,6 +600,11 @@ class PBNGame:
     event: dict[str, str] = field(default_factory=dict)
 
 
+def _why(error: IllegalActionError, n: int) -> str:
+    """The core's reason for a refused action, worded with the file's seat labels."""
+    return explain_illegal(error, [f"seat {_seat(s, n)}" for s in range(n)])
+
+
 def _replay(game: Game, hand: _Hand, k: int) -> None:
     """Apply one hand's bids and plays to ``game`` (at hand ``k``, 0-based), checking every tag."""
     n = game.players
@@ -614,7 +620,8 @@ def _replay(game: Game, hand: _Hand, k: int) -> None:
         try:
             game.apply(BIDS[bid], seat=seat)
         except IllegalActionError as e:
-            raise PBNError(f"hand {hand.number}: {e}", line) from None
+            raise PBNError(f"hand {hand.number}: seat {_seat(seat, n)} may not bid {bid}: {_why(e, n)}",
+                           line) from None
     if hand.tricks and game.phase != PLAY:
         raise PBNError(f"hand {hand.number}: cards are played, but not every seat has bid", hand.play_line)
     for i, trick in enumerate(hand.tricks):
@@ -632,7 +639,8 @@ def _replay(game: Game, hand: _Hand, k: int) -> None:
             try:
                 game.apply(PLAYS[card], seat=seat)
             except IllegalActionError as e:
-                raise PBNError(f"hand {hand.number}, trick {i + 1}: {e}", line) from None
+                raise PBNError(f"hand {hand.number}, trick {i + 1}: seat {_seat(seat, n)} may not play "
+                               f"{_card(card)}: {_why(e, n)}", line) from None
             played += 1
         if cards:
             seat, (card, line) = next(iter(cards.items()))
