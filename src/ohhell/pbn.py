@@ -50,7 +50,7 @@ EXTENSION_VERSION = 1
 _COMPASS = "NESW"            # seat 0 is North with 4 players, clockwise
 #: Every tag of the extension (``OhHellPlayer1`` .. ``OhHellPlayer7`` besides); a reader refuses
 #: other ``OhHell`` tags, so a misspelt one is never silently ignored.
-TAGS = ("OhHellVersion", "OhHellRules", "OhHellSeed", "OhHellSeedText", "OhHellHand", "OhHellCards",
+TAGS = ("OhHellVersion", "OhHellRules", "OhHellHandSizes", "OhHellSeed", "OhHellSeedText", "OhHellHand", "OhHellCards",
         "OhHellTrump", "OhHellDealer", "OhHellDeal", "OhHellBidOrder", "OhHellBids", "OhHellPlay",
         "OhHellTricksWon", "OhHellScores", "OhHellTotals")
 #: PBN's tags that describe the event rather than the cards; :class:`PBNGame` keeps them.
@@ -97,10 +97,10 @@ def _hand_text(mask: int) -> str:
 def _rules_text(rules: Rules) -> str:
     parts = []
     for key, value in rules.to_dict().items():
+        if key == "hand_sizes":
+            continue          # OhHellHandSizes: a long schedule keeps the line within PBN's 255 characters
         if isinstance(value, bool):
             value = "true" if value else "false"
-        elif isinstance(value, list):
-            value = ",".join(map(str, value))
         parts.append(f"{key}={value}")
     return ";".join(parts)
 
@@ -180,6 +180,7 @@ def dumps(game: Game, *, hand: "int | None" = None, event: str = "Oh Hell", site
         lines.append(_tag("Deal" if n == 4 else "OhHellDeal", f"{_seat(first, n)}:{deal}"))
         lines.append(_tag("OhHellVersion", str(EXTENSION_VERSION)))
         lines.append(_tag("OhHellRules", rules_text))
+        lines.append(_tag("OhHellHandSizes", ",".join(map(str, game.rules.hand_sizes))))
         if isinstance(game.seed, int):
             lines.append(_tag("OhHellSeed", str(game.seed)))
         elif isinstance(game.seed, str):
@@ -343,8 +344,14 @@ class _Hand:
     event: dict[str, str]
 
 
-def _parse_rules(tag: _Tag) -> Rules:
+def _parse_rules(tag: _Tag, sizes: "_Tag | None") -> Rules:
     fields: dict[str, Any] = {}
+    if sizes is not None:
+        try:
+            fields["hand_sizes"] = [int(x) for x in sizes.value.replace(" ", "").split(",")]
+        except ValueError:
+            raise PBNError(f"OhHellHandSizes must be numbers separated by commas, not {sizes.value!r}",
+                           sizes.line) from None
     for part in tag.value.split(";"):
         if not part.strip():
             continue
@@ -353,7 +360,8 @@ def _parse_rules(tag: _Tag) -> Rules:
         if not eq:
             raise PBNError(f"OhHellRules: {part.strip()!r} is not name=value", tag.line)
         if key in fields:
-            raise PBNError(f"OhHellRules: {key} is given twice", tag.line)
+            twice = "in OhHellRules and OhHellHandSizes" if key == "hand_sizes" else "twice"
+            raise PBNError(f"OhHellRules: {key} is given {twice}", tag.line)
         if key == "players":
             if not value.isdigit():
                 raise PBNError(f"OhHellRules: players must be a number, not {value!r}", tag.line)
@@ -372,6 +380,8 @@ def _parse_rules(tag: _Tag) -> Rules:
             fields[key] = _RULE_BOOLS[value]
     missing = [f for f in Rules().to_dict() if f not in fields]
     if missing:
+        if missing[0] == "hand_sizes":
+            raise PBNError("the hand sizes are missing: give OhHellHandSizes (e.g. \"1,2,3\")", tag.line)
         raise PBNError(f"OhHellRules: {missing[0]} is missing (the tag lists every rules option)", tag.line)
     try:
         return Rules.from_dict(fields)
@@ -458,7 +468,7 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
     if rules_tag is None:
         raise PBNError("no OhHellRules tag: this is not an Oh Hell hand in ohhell's PBN extension "
                        "(docs/formats.md)", raw.line)
-    rules = _parse_rules(rules_tag)
+    rules = _parse_rules(rules_tag, tags.get("OhHellHandSizes"))
     n = rules.players
     hand_tag = tags.get("OhHellHand")
     if hand_tag is None:

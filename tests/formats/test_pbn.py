@@ -176,8 +176,8 @@ BAD = [
     # (what is changed, into what, the line that must be named (by a piece of it), words of the message)
     ('[OhHellRules "players=4', '[OhHellRules "players=9', "OhHellRules", "players must be 3 to 7"),
     ('hook=false', 'hook=maybe', "OhHellRules", "hook must be true or false"),
-    ('[OhHellHand "1/2"]', '[OhHellHand "1 of 2"]', "OhHellHand", "must be 'K/M'"),
-    ('[OhHellHand "1/2"]', '[OhHellHand "3/2"]', "OhHellHand", "does not fit"),
+    ('[OhHellHand "1/2"]', '[OhHellHand "1 of 2"]', '[OhHellHand "', "must be 'K/M'"),
+    ('[OhHellHand "1/2"]', '[OhHellHand "3/2"]', '[OhHellHand "', "does not fit"),
     ('[OhHellCards "2"]', '[OhHellCards "5"]', "OhHellCards", "the rules deal 2 cards"),
     ('[Dealer "', '[Dealer "X', "[Dealer", "is not a seat"),
     ('[OhHellVersion "1"]', '[OhHellVersion "7"]', "OhHellVersion", "not supported"),
@@ -302,3 +302,21 @@ def test_names_pbn_cannot_carry_are_refused_on_export():
         pbn.dumps(game)
     with pytest.raises(PBNError, match="no hand 3"):
         pbn.dumps(Game(Rules(3, hand_sizes=[1, 2]), seed=1), hand=3)
+
+
+def test_lines_stay_within_pbns_255_characters():
+    for rules in (Rules(3, schedule="up-down", hook=True, must_trump=True), Rules(7, schedule="down-up"),
+                  Rules(4, hand_sizes=[13, 12] * 20)):
+        text = pbn.dumps(play_random(Game(rules, seed="long", names=["a" * 40] * rules.players),
+                                     random.Random(1), 200))
+        assert max(len(line) for line in text.splitlines()) <= 255
+
+
+def test_hand_sizes_are_given_once():
+    text = _sample()
+    both = text.replace(";no_trump=", ";hand_sizes=2,3;no_trump=", 1)
+    with pytest.raises(PBNError, match="hand_sizes is given in OhHellRules and OhHellHandSizes"):
+        pbn.loads(both)
+    neither = re.sub(r'\[OhHellHandSizes "[^"]*"\]\n', "", text, count=1)
+    with pytest.raises(PBNError, match="give OhHellHandSizes"):
+        pbn.loads(neither)
