@@ -459,6 +459,7 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
         for name, tag in list(tags.items()):
             if tag.value == "#" and name in previous:
                 tags[name] = _Tag(name, previous[name].value, tag.line, tag.body or previous[name].body)
+        raw.tags = tags          # resolved, so the next game's "#" finds the value itself
     where = f"the game starting on line {raw.line}"
     version = tags.get("OhHellVersion")
     if version is not None and version.value != str(EXTENSION_VERSION):

@@ -320,3 +320,13 @@ def test_hand_sizes_are_given_once():
     neither = re.sub(r'\[OhHellHandSizes "[^"]*"\]\n', "", text, count=1)
     with pytest.raises(PBNError, match="give OhHellHandSizes"):
         pbn.loads(neither)
+
+
+def test_inherited_values_chain_over_several_games():
+    game = _game(Rules(3, hand_sizes=[1, 1, 1]), seed=2, rng_seed=2)
+    text = pbn.dumps(game, event="Club night")
+    first = text.index('[Event', text.index('[Event') + 1)     # the second hand's tags
+    inherited = text[:first] + text[first:].replace('[Event "Club night"]', '[Event "#"]')
+    found = pbn.parse(inherited)
+    assert found[0].game.fingerprint() == game.fingerprint() and found[0].event["Event"] == "Club night"
+    assert inherited.count('[Event "#"]') == 2
