@@ -44,7 +44,6 @@ from .cards import Card, from_openspiel as card_from_openspiel, mask_to_cards, t
 from .errors import CardError, IllegalActionError, OhHellError, RulesError, show
 from .game import Game
 from .rules import Rules
-from .scoring import hand_scores
 from .state import OVER
 
 __all__ = ["OpenSpielFormatError", "OpenSpielHand", "GAME_NAME", "BID_BASE", "to_openspiel", "from_openspiel",

@@ -460,7 +460,6 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
             if tag.value == "#" and name in previous:
                 tags[name] = _Tag(name, previous[name].value, tag.line, tag.body or previous[name].body)
         raw.tags = tags          # resolved, so the next game's "#" finds the value itself
-    where = f"the game starting on line {raw.line}"
     version = tags.get("OhHellVersion")
     if version is not None and version.value != str(EXTENSION_VERSION):
         raise PBNError(f"OhHellVersion {version.value!r} is not supported (this reader knows version "
@@ -473,7 +472,7 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
     n = rules.players
     hand_tag = tags.get("OhHellHand")
     if hand_tag is None:
-        raise PBNError(f"{where} has no OhHellHand tag ('K/M': hand K of the game's M)", raw.line)
+        raise PBNError("the hand has no OhHellHand tag ('K/M': hand K of the game's M)", raw.line)
     m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", hand_tag.value)
     if not m:
         raise PBNError(f"OhHellHand must be 'K/M' (hand K of M), not {hand_tag.value!r}", hand_tag.line)
@@ -517,7 +516,7 @@ def _parse_hand(raw: _RawGame, previous: "dict[str, _Tag] | None") -> _Hand:
     deal = _parse_deal(deal_tag, n, size)
     trump_tag = tags.get("OhHellTrump")
     if trump_tag is None:
-        raise PBNError(f"{where} has no OhHellTrump tag (the turned card, or 'none')", raw.line)
+        raise PBNError("the hand has no OhHellTrump tag (the turned card, or 'none')", raw.line)
     trump = None if trump_tag.value.strip().lower() in ("none", "-", "") else \
         _card_token(trump_tag.value.strip(), "OhHellTrump", trump_tag.line)
     first = (dealer + 1) % n
