@@ -7,12 +7,16 @@ from __future__ import annotations
 import asyncio
 import json
 
+import unicodedata
+
 import httpx
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ohhell.server.config import CHAT_ADDRESS_RATE, CHAT_MAX_LENGTH, CHAT_RATE
 from ohhell.server.protocol import ProtocolError, clean_text, parse_client_message
 from ohhell.server.storage import PostgresStore, SqliteStore
+from ohhell.server.tables import TableError, chat_text
 from serverkit import Client, ThreadServer
 
 OPEN3 = [{"kind": "open"}] * 3
@@ -55,6 +59,20 @@ def test_a_chat_message_is_typed_like_every_other():
         with pytest.raises(ProtocolError) as e:
             parse_client_message(bad)
         assert e.value.code == code
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_chat_text_is_printable_short_and_stable_or_refused(text):
+    try:
+        out = chat_text(text)
+    except TableError as e:
+        assert e.code in ("chat_empty", "chat_too_long")
+        return
+    assert 0 < len(out) <= CHAT_MAX_LENGTH
+    assert not any(unicodedata.category(ch)[0] == "C" for ch in out)   # no control, format, bidi
+    assert out == out.strip() and "  " not in out and all(ch == " " or not ch.isspace() for ch in out)
+    assert chat_text(out) == out                                        # cleaning twice changes nothing
 
 
 def test_the_table_config_takes_the_spectator_chat_option():

@@ -776,12 +776,7 @@ class Table:
         :raises TableError: ``chat_empty``, ``chat_too_long``, ``chat_rate_limited`` or
             ``storage``; nothing was sent then.
         """
-        text = clean_text(text)
-        if not text:
-            raise TableError("chat_empty", "the message is empty")
-        if len(text) > CHAT_MAX_LENGTH:
-            raise TableError("chat_too_long", f"the message is {len(text)} characters; the limit is "
-                                              f"{CHAT_MAX_LENGTH}")
+        text = chat_text(text)
         if not conn.chat_limiter.allow() or not self.manager.chat_allowed(conn.address):
             rate, burst = conn.chat_limiter.rate, conn.chat_limiter.burst
             raise TableError("chat_rate_limited", f"you are sending messages too fast (at most {burst:g} in a "
@@ -838,6 +833,25 @@ class Table:
                                "game": self._game_info(c.seat)})
                 cache[key] = text
             c.send(text, state=True)
+
+
+def chat_text(text: str) -> str:
+    """A chat message's text as it is stored and shown: cleaned (:func:`~ohhell.server.protocol.clean_text`:
+    control and format characters removed, spaces collapsed) and checked.
+
+    >>> chat_text("  gg\u202e  <b>wp</b> ")
+    'gg <b>wp</b>'
+
+    :raises TableError: ``chat_empty`` when nothing is left, ``chat_too_long`` over
+        ``config.CHAT_MAX_LENGTH`` characters.
+    """
+    text = clean_text(text)
+    if not text:
+        raise TableError("chat_empty", "the message is empty")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise TableError("chat_too_long", f"the message is {len(text)} characters; the limit is "
+                                          f"{CHAT_MAX_LENGTH}")
+    return text
 
 
 def _distinct(names: "list[str | None]") -> "list[str | None]":
