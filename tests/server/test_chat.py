@@ -99,13 +99,14 @@ def test_players_chat_under_their_seat_names_and_text_is_cleaned_not_interpreted
             # The client cannot claim a name or a seat: the server says who spoke.
             mine = await say(ann, "<img src=x onerror=alert(1)> hi\x00\u202e  there", name="Mallory", seat=1)
             assert mine["type"] == "chat"
-            assert (mine["seat"], mine["name"], mine["audience"]) == (0, "Ann", "all")
+            assert (mine["seat"], mine["name"], mine["audience"], mine["you"]) == (0, "Ann", "all", True)
             # Control and bidi characters are gone; the markup is kept as the text it is
             # (the page shows it with textContent).
             assert mine["text"] == "<img src=x onerror=alert(1)> hi there"
             for c in (bob, watcher):
                 got = await c.wait(lambda m: m["type"] == "chat")
                 assert got["id"] == mine["id"] and got["text"] == mine["text"] and got["name"] == "Ann"
+                assert "you" not in got
             spoke = await say(watcher, "go Bob")
             assert spoke["seat"] is None and spoke["name"].startswith("Spectator ") and spoke["audience"] == "all"
             assert (await ann.wait(lambda m: m["type"] == "chat"))["text"] == "go Bob"

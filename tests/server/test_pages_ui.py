@@ -307,6 +307,13 @@ def test_spectators_apart_chat_only_among_spectators_in_the_browser(browser, ser
     send_chat(w1, "she will miss her bid")
     wait_lines(w2, 1)
     assert w2.locator("#chat .chat-tag").all_inner_texts() == ["spectators only"]
+    # The sender sees its own message as its own (no Mute button for oneself), also after a reload.
+    wait_lines(w1, 1)
+    for _ in range(2):
+        assert w1.locator("#chat .chat-who").all_inner_texts() == ["You"]
+        assert w1.locator("#chat .chat-mute").count() == 0 and w2.locator("#chat .chat-mute").count() == 1
+        w1.reload()
+        wait_lines(w1, 1)
     send_chat(ann, "hello all")
     for page in (w1, w2):
         wait_lines(page, 2)

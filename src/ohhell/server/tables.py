@@ -797,7 +797,9 @@ class Table:
             self.chat_log.append(msg)
             frame = encode({"type": "chat", **msg})
             for c in list(self.conns):
-                if self._may_read(c, msg):
+                if c is conn:   # the sender's echo says it is theirs (a spectator learns its chat name)
+                    c.send(encode({"type": "chat", **msg, "you": True}))
+                elif self._may_read(c, msg):
                     c.send(frame)
 
     def load_chat(self, messages: "Iterable[tuple[int, float, dict]]") -> None:

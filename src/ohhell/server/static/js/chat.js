@@ -75,8 +75,14 @@ function timeOf(ts) {
     d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
 }
 
+// Whether a message is this page's own: the server marks the sender's echo (`you`); a
+// spectator's chat name is remembered from it, for the history after a reload.
+const nameKey = `chatname.${tableId}`;
+const isMine = (m) => !!m.you || (m.seat !== null ? m.seat === mySeat()
+  : mySeat() === null && m.name === store.get(nameKey));
+
 function line(m) {
-  const mine = m.seat !== null && m.seat === mySeat();
+  const mine = isMine(m);
   const who = mine ? "You" : m.name;
   const tags = [];
   if (m.seat === null) tags.push(el("span", { class: "chat-tag" }, m.audience === "spectators" ? "spectators only" : "spectator"));
@@ -95,7 +101,7 @@ function render() {
   clear(list);
   let hidden = 0;
   for (const m of messages) {
-    if (muted.has(m.name) && m.seat !== mySeat()) { hidden += 1; continue; }
+    if (muted.has(m.name) && !isMine(m)) { hidden += 1; continue; }
     list.append(line(m));
   }
   if (!list.firstChild) list.append(el("li", { class: "chat-empty muted" }, "No messages yet."));
@@ -123,10 +129,17 @@ function renderNote() {
 
 function add(m) {
   if (messages.some((x) => x.id === m.id)) return;
+  const inOrder = !messages.length || messages[messages.length - 1].id < m.id;
   messages.push(m);
   messages.sort((a, b) => a.id - b.id);
   if (messages.length > 300) messages = messages.slice(-300);
-  render();
+  if (!inOrder || (muted.has(m.name) && !isMine(m))) { render(); return; }
+  // Appended, not redrawn: the log's live region then reads out the new message alone.
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  list.querySelector(".chat-empty")?.remove();
+  list.append(line(m));
+  while (list.children.length > 300) list.firstChild.remove();
+  if (atBottom || isMine(m)) log.scrollTop = log.scrollHeight;
 }
 
 if (box) {
@@ -135,7 +148,10 @@ if (box) {
   tableFrames.addEventListener("frame", (e) => {
     const msg = e.detail;
     if (msg.type === "chat_history") { messages = [...msg.messages]; render(); }
-    else if (msg.type === "chat") add(msg);
+    else if (msg.type === "chat") {
+      if (msg.you && msg.seat === null) store.set(nameKey, msg.name);
+      add(msg);
+    }
     else if (msg.type === "state") renderNote();
     else if (msg.type === "error" && String(msg.code).startsWith("chat_")) say(msg.message);
   });
