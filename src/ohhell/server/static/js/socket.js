@@ -50,10 +50,10 @@ export class TableSocket {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
-    this.status("connecting");
+    this.notifyStatus("connecting");
     ws.onopen = () => {
       this.retry = 0;
-      this.status("open");
+      this.notifyStatus("open");
       this.send({
         type: "hello", table: this.tableId,
         token: store.get(`seat.${this.tableId}`), admin: store.get(`admin.${this.tableId}`),
@@ -64,19 +64,22 @@ export class TableSocket {
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "joined") store.set(`seat.${msg.table}`, msg.token);
       if (msg.type === "state") tableFrames.state = msg;
-      this.handlers[msg.type]?.(msg);
-      tableFrames.dispatchEvent(new CustomEvent("frame", { detail: msg }));
+      try {
+        this.handlers[msg.type]?.(msg);
+      } finally {   // the other modules hear every frame, even one the page's own handler failed on
+        tableFrames.dispatchEvent(new CustomEvent("frame", { detail: msg }));
+      }
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
-      this.status("closed", event.reason);
+      this.notifyStatus("closed", event.reason);
       const delay = Math.min(8000, 400 * 2 ** this.retry) * (0.75 + Math.random() / 2);
       this.retry = Math.min(this.retry + 1, 6);
       this.timer = setTimeout(() => this.connect(), delay);
     };
   }
 
-  status(status, reason) {
+  notifyStatus(status, reason) {
     this.handlers.status?.(status, reason);
     tableFrames.dispatchEvent(new CustomEvent("status", { detail: { status, reason } }));
   }
