@@ -54,7 +54,12 @@ class Connection:
         self.table = None            # the Table after hello
         self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
         self.admin = False
+        #: who connects, as the server remembers it: a short hash of the peer's address (for
+        #: the per-address chat limit and a spectator's chat name), "" when unknown
+        self.address = ""
         self.limiter = RateLimiter()
+        #: the chat's own token bucket (set by the app from ``config.CHAT_RATE``)
+        self.chat_limiter = RateLimiter(0.5, 5.0)
         self.dropped = 0
         self.last_limit_error = 0.0
         self.closed = False

@@ -9,6 +9,10 @@ Beside the log, each public table has one row in a second table: what the
 lobby's list shows of it (written when it changes, after the event that changed
 it), so the lobby lists every open table, in memory or not.
 
+A third table keeps each table's recent chat messages (``ohhell_chat``): not part of
+the log (a message changes nothing at the table, and old ones are deleted), but kept
+so that a reconnect, a reload or a restart does not lose the conversation.
+
 Two back ends share one small interface (:class:`Store`):
 
 * :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
@@ -49,9 +53,10 @@ __all__ = ["Event", "Store", "StoreError", "SqliteStore", "PostgresStore", "open
 
 log = logging.getLogger("ohhell.server")
 
-#: 1: the event log; 2: and the lobby's list (``ohhell_tables``).  A version-1 database is
-#: upgraded when opened (and its list filled in from the log by the server).
-SCHEMA_VERSION = 2
+#: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and the chat
+#: (``ohhell_chat``).  An older database is upgraded when opened (a version-1 one has its
+#: list filled in from the log by the server).
+SCHEMA_VERSION = 3
 
 
 class StoreError(RuntimeError):
@@ -138,6 +143,19 @@ class Store:
         """The tables that never started a game and whose last event is before ``before``."""
         raise NotImplementedError
 
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        """Store chat message ``msg_id`` of a table (deleting all but its last ``keep``
+        now and then); returns its timestamp.
+
+        :raises StoreError: when the write fails.
+        """
+        raise NotImplementedError
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        """A table's last ``limit`` chat messages, oldest first: ``(id, ts, data)`` (a damaged
+        one is left out and logged)."""
+        raise NotImplementedError
+
     async def get_meta(self, key: str) -> "str | None":
         """A value of the store's own settings."""
         raise NotImplementedError
@@ -192,6 +210,26 @@ def _events(table_id: str, rows) -> list[Event]:
     return out
 
 
+_CHAT_COLUMNS = ("table_id TEXT NOT NULL, id INTEGER NOT NULL, ts DOUBLE PRECISION NOT NULL, "
+                 "data TEXT NOT NULL, PRIMARY KEY (table_id, id)")
+#: How often (in messages) a table's chat is trimmed to its last ``keep``.
+_CHAT_TRIM_EVERY = 50
+
+
+def _chat(table_id: str, rows) -> list[tuple[int, float, dict]]:
+    out = []
+    for msg_id, ts, data in reversed(rows):
+        try:
+            value = json.loads(data)
+            if not isinstance(value, dict):
+                raise ValueError("not an object")
+        except ValueError as e:
+            log.error("table %s: chat message %s is damaged and is left out (%s)", table_id, msg_id, e)
+            continue
+        out.append((msg_id, ts, value))
+    return out
+
+
 def _dumps(data: dict) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -243,6 +281,7 @@ class SqliteStore(Store):
             raise
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+        db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS}) WITHOUT ROWID")
         if version is None:  # a new database: its list is complete (empty)
             db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
         db.execute("INSERT INTO ohhell_meta VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
@@ -350,6 +389,7 @@ class SqliteStore(Store):
         try:
             self._db.execute("DELETE FROM ohhell_events WHERE table_id=?", (table_id,))  # type: ignore
             self._db.execute("DELETE FROM ohhell_tables WHERE table_id=?", (table_id,))  # type: ignore
+            self._db.execute("DELETE FROM ohhell_chat WHERE table_id=?", (table_id,))  # type: ignore
         except sqlite3.Error as e:
             raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
 
@@ -376,6 +416,22 @@ class SqliteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"the lobby's list could not be read: {e}") from None
         return _rows(found), total
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        ts = time.time()
+        db: Any = self._db
+        try:
+            db.execute("INSERT INTO ohhell_chat VALUES (?, ?, ?, ?)", (table_id, msg_id, ts, _dumps(data)))
+            if msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
+                db.execute("DELETE FROM ohhell_chat WHERE table_id=? AND id <= ?", (table_id, msg_id - keep))
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
+        return ts
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        rows = await self._read("SELECT id, ts, data FROM ohhell_chat WHERE table_id=? ORDER BY id DESC LIMIT ?",
+                                (table_id, limit))
+        return _chat(table_id, rows)
 
     async def get_meta(self, key: str) -> "str | None":
         rows = await self._read("SELECT value FROM ohhell_meta WHERE key=?", (key,))
@@ -421,6 +477,7 @@ class PostgresStore(Store):
             version = _check_version(await cur.fetchone())
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+            await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS})")
             if version is None:
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")
             await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET "
@@ -518,8 +575,32 @@ class PostgresStore(Store):
                 async with conn.transaction():
                     await conn.execute("DELETE FROM ohhell_events WHERE table_id=%s", (table_id,))
                     await conn.execute("DELETE FROM ohhell_tables WHERE table_id=%s", (table_id,))
+                    await conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s", (table_id,))
             except psycopg.Error as e:
                 raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        import psycopg
+        conn: Any = self._conn
+        ts = time.time()
+        async with self._lock:
+            try:
+                await conn.execute("INSERT INTO ohhell_chat VALUES (%s, %s, %s, %s)",
+                                   (table_id, msg_id, ts, _dumps(data)))
+                if msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
+                    await conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s",
+                                       (table_id, msg_id - keep))
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
+        return ts
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        conn: Any = self._conn
+        async with self._lock:
+            cur = await conn.execute("SELECT id, ts, data FROM ohhell_chat WHERE table_id=%s ORDER BY id DESC "
+                                     "LIMIT %s", (table_id, limit))
+            rows = await cur.fetchall()
+        return _chat(table_id, rows)
 
     async def get_meta(self, key: str) -> "str | None":
         async with self._lock:
