@@ -5,6 +5,7 @@ Published work measures an Oh Hell self-play agent at +1.19 points per hand over
 Each deal set is one game's deals replayed once per rotation of the seats
 (``ohhell.bots.match``, what ``ohhell arena`` runs), so luck cancels; the margin is
 A's mean total minus pimc's mean total per deal set, per hand, with its 95% interval.
+The resumable duplicate loop is ``benchmarks/bots_duel.py``'s.
 
     python benchmarks/bots_pimc.py --deals 20 --jobs 2 --log pimc.jsonl
     python benchmarks/bots_pimc.py --deals 40 --log pimc.jsonl --resume   # go on with a run
@@ -15,32 +16,13 @@ A's mean total minus pimc's mean total per deal set, per hand, with its 95% inte
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import multiprocessing as mp
 import statistics
 import sys
 import time
 
-from ohhell.bots.match import GameResult, MatchResult, _mean_ci, lineup, make_spec, play_one, rotations
+from bots_duel import run_duel
 from ohhell.rules import Rules
-
-
-def summarize(results: list[GameResult], rules: Rules, bot: str, pimc: str, seed: str) -> dict:
-    m = MatchResult(rules, [bot, pimc], seed, results)
-    per_deal = m.per_deal()
-    hands = len(rules.hand_sizes)
-    full = {r.deal for r in results}
-    margins = [(a - b) / hands for a, b in zip(per_deal[bot], per_deal[pimc])]
-    mean, ci = _mean_ci(margins)
-    out = {"deal_sets": len(full), "games": len(results), "margin_per_hand": mean, "ci95": ci}
-    for name in (bot, pimc):
-        times = [t for r in results for t in r.times.get(name, [])]
-        out[name] = {"per_hand": statistics.fmean(per_deal[name]) / hands if per_deal[name] else float("nan"),
-                     "decision_ms_median": 1000 * statistics.median(times) if times else float("nan"),
-                     "decision_ms_max": 1000 * max(times) if times else float("nan"),
-                     "decisions": len(times)}
-    return out
 
 
 def solver_times(sizes: list[int], positions: int, plain_up_to: int = 8) -> None:
@@ -97,46 +79,12 @@ def main(argv=None) -> int:
         solver_times([int(x) for x in args.solver_times.split(",")], args.positions)
         return 0
     rules = Rules(3, hand_sizes=list(range(1, 11)))
-    seats = lineup([args.bot, args.pimc], 3)
-    for spec in dict.fromkeys(seats):
-        make_spec(spec, seed=0)           # fail early on an unknown bot or option
-    rots = rotations(seats)
-    config = {"seed": args.seed, "bot": args.bot, "pimc": args.pimc}
-    results: list[GameResult] = []
-    if args.resume:
-        if not args.log:
-            ap.error("--resume needs --log")
-        try:
-            with open(args.log, encoding="utf-8") as f:
-                for line_no, line in enumerate(f, 1):
-                    r = json.loads(line)
-                    if r.pop("config", config) != config:
-                        ap.error(f"{args.log} line {line_no} was played with other options")
-                    if r["deal"] < args.deals:
-                        results.append(GameResult(**r))
-        except FileNotFoundError:
-            pass
-    done = {(r.deal, r.rotation) for r in results}
-    tasks = [(rules.to_dict(), args.seed, d, ri, rot, None, False)
-             for d in range(args.deals) for ri, rot in enumerate(rots) if (d, ri) not in done]
-    start = time.perf_counter()
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
-    with mp.get_context("fork").Pool(max(1, args.jobs)) as pool:
-        for res in pool.imap_unordered(play_one, tasks):
-            results.append(res)
-            if log:
-                log.write(json.dumps({**dataclasses.asdict(res), "config": config}) + "\n")
-                log.flush()
-            complete = [r for r in results
-                        if sum(1 for x in results if x.deal == r.deal) == len(rots)]
-            if complete:
-                s = summarize(complete, rules, args.bot, args.pimc, args.seed)
-                print(f"{len(results)}/{args.deals * len(rots)} games, {time.perf_counter() - start:.0f}s: "
-                      f"{args.bot} - {args.pimc} {s['margin_per_hand']:+.2f} ± {s['ci95']:.2f} per hand "
-                      f"over {s['deal_sets']} deal sets", file=sys.stderr, flush=True)
-    complete = [r for r in results if sum(1 for x in results if x.deal == r.deal) == len(rots)]
-    s = summarize(complete, rules, args.bot, args.pimc, args.seed)
-    s.update({"seconds": time.perf_counter() - start, **config})
+    config = {"seed": args.seed, "bot": args.bot, "pimc": args.pimc}   # the logs' key since 2026-11
+    try:
+        s = run_duel(args.bot, args.pimc, rules, args.deals, seed=args.seed, jobs=args.jobs, log=args.log,
+                     resume=args.resume, config=config)
+    except ValueError as e:
+        ap.error(str(e))
     print(json.dumps(s, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 import random as _random
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Protocol, Sequence
 
 from .cards import SUIT_MASKS, card_numbers
 
@@ -64,7 +64,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .view import View
 
 __all__ = ["Deal", "HandSampler", "sample_deal", "is_consistent", "count_deals",
-           "estimate_tricks", "card_win_chances", "bid_likelihood"]
+           "estimate_tricks", "card_win_chances", "bid_likelihood", "bid_likelihoods",
+           "BidEvidence"]
 
 _SUIT_MASK = SUIT_MASKS
 _FULL = (1 << 52) - 1
@@ -252,17 +253,19 @@ class HandSampler:
         """``count`` independent uniform deals."""
         return [self.sample() for _ in range(count)]
 
-    def sample_weighted(self, count: int, *, sharpness: float = 1.0) -> list[tuple[Deal, float]]:
+    def sample_weighted(self, count: int, *, sharpness: float = 1.0,
+                        evidence: "BidEvidence | None" = None) -> list[tuple[Deal, float]]:
         """``count`` uniform deals, each with its bid-likelihood weight (weights sum to 1).
 
         ``sharpness`` scales how much the bids are trusted (0: not at all,
         every weight equal).  When every weight is zero (bids no sampled hand
-        explains), the weights fall back to equal.
+        explains), the weights fall back to equal.  ``evidence`` replaces the
+        closed-form bid model (:func:`bid_likelihoods`).
         """
         deals = self.sample_many(count)
         if sharpness <= 0:
             return [(d, 1.0 / count) for d in deals]
-        ws = [bid_likelihood(self.view, d.hands) ** sharpness for d in deals]
+        ws = [w ** sharpness for w in bid_likelihoods(self.view, [d.hands for d in deals], evidence)]
         total = sum(ws)
         if total <= 0:
             return [(d, 1.0 / count) for d in deals]
@@ -404,6 +407,36 @@ def _bid_weight(bid: int, est: float, forbidden: int) -> float:
         # a dealer under the hook whose natural bid was forbidden moved one away
         w += 0.5 * math.exp(-((forbidden - est) ** 2) / (2 * sigma * sigma))
     return w + 0.02
+
+
+class BidEvidence(Protocol):
+    """A model of how the other seats bid, for weighing sampled deals by their bids.
+
+    Called with a view and a batch of sampled deals (each a list of hands,
+    one mask per seat, as :attr:`Deal.hands`), it returns one relative weight
+    per deal: how likely the bids seen in ``view`` are if the deal is the
+    true one.  Only the view's public facts and the sampled hands may go in.
+    The closed form (:func:`bid_likelihood`) is the default; a learned model
+    lives above the core (``ohhell.bots.learned.LearnedBidEvidence``), which
+    is why the core takes the model as an argument instead of importing it.
+    """
+
+    def __call__(self, view: "View", deals: Sequence[Sequence[int]]) -> "list[float]": ...
+
+
+def bid_likelihoods(view: "View", deals: Sequence[Sequence[int]],
+                    evidence: "BidEvidence | None" = None) -> list[float]:
+    """:func:`bid_likelihood` of each sampled deal, or ``evidence``'s weights when given.
+
+    A batch lets a model weigh many deals in one call (a learned model runs
+    its network once per batch, not once per deal).
+    """
+    if evidence is not None:
+        ws = [float(w) for w in evidence(view, deals)]
+        if len(ws) != len(deals):
+            raise ValueError(f"the bid model gave {len(ws)} weights for {len(deals)} deals")
+        return ws
+    return [bid_likelihood(view, hands) for hands in deals]
 
 
 def bid_likelihood(view: "View", hands: Sequence[int]) -> float:

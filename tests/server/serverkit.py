@@ -339,3 +339,55 @@ def audit_frames(frames: list[str], seat: "int | None", records: dict[int, dict]
                 assert b is None or s2 == seat, f"seat {seat} saw seat {s2}'s hidden bid"
         checked += 1
     return checked
+
+
+# --- pages in real browsers (lobby, replay, chat: tests/server/test_pages_ui.py) ------------------
+# Shared by the browser tests: Debian's chromium under Playwright (never `playwright install`),
+# the check that a page never scrolls sideways, and the axe-core scan (axe-playwright-python
+# bundles axe.min.js; it is injected by the test, never shipped with the pages).
+
+import contextlib  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+#: The widths every page is checked at (px): a small phone, a phone, a tablet, a laptop, a desktop,
+#: a large screen.
+WIDTHS = (320, 390, 768, 1280, 1920, 2560)
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's chromium, headless, for a module-scoped ``browser`` fixture."""
+    from playwright.sync_api import sync_playwright
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def sideways_overflow(page) -> list[str]:
+    """Why the page scrolls sideways, if it does: the document wider than the window, and the
+    elements that reach past its right edge (empty when it does not)."""
+    return page.evaluate("""() => {
+        const doc = document.documentElement, width = doc.clientWidth, out = [];
+        if (doc.scrollWidth > width) out.push(`the page is ${doc.scrollWidth}px wide in a ${width}px window`);
+        for (const e of document.body.querySelectorAll("*")) {
+            const r = e.getBoundingClientRect();
+            if (r.width && r.right > width + 0.5 && getComputedStyle(e).position !== "fixed"
+                && !e.closest(".scores-wrap, .sr-only, .skip-link"))
+                out.push(`${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}.${e.className} ends at ${Math.round(r.right)}px`);
+        }
+        return out.slice(0, 10);
+    }""")
+
+
+def axe_problems(page, context=None, impacts=("serious", "critical")) -> list[str]:
+    """axe-core's violations of the given impacts on the page (or ``context``, a selector or an
+    axe context object): ``"rule (impact): selectors"`` each, empty when there are none."""
+    from axe_playwright_python.sync_playwright import Axe
+    result = Axe().run(page, context=context)
+    return [f"{v['id']} ({v['impact']}): {v['help']}: {[n['target'] for n in v['nodes']][:4]}"
+            for v in result.response["violations"] if v["impact"] in impacts]

@@ -496,10 +496,10 @@ def test_an_older_database_gains_the_account_tables(tmp_path):
         await store.close()
     asyncio.run(make_old())
     con = sqlite3.connect(path)
-    with con:   # what a version-2 server left: no account tables
+    with con:   # what a version-3 server left: no account tables
         for name in ("ohhell_users", "ohhell_sessions", "ohhell_user_seats"):
             con.execute(f"DROP TABLE {name}")
-        con.execute("UPDATE ohhell_meta SET value='2' WHERE key='schema'")
+        con.execute("UPDATE ohhell_meta SET value='3' WHERE key='schema'")
     con.close()
     with ThreadServer(path) as srv, browser(srv) as c:
         signup(c, "Heidi")

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import ohhell
-from ohhell.server.storage import PostgresStore, SqliteStore, StoreError, open_store
+from ohhell.server.storage import SCHEMA_VERSION, PostgresStore, SqliteStore, StoreError, open_store
 from serverkit import Client, ThreadServer, play_in_step, play_out
 
 
@@ -132,6 +132,7 @@ def test_a_database_from_before_the_lobby_list_is_upgraded_and_listed(tmp_path):
     con = sqlite3.connect(db)
     with con:  # make it what an older server left: schema 1, no lobby rows, a month ago
         con.execute("DROP TABLE ohhell_tables")
+        con.execute("DROP TABLE ohhell_chat")
         con.execute("DELETE FROM ohhell_meta WHERE key='listing'")
         con.execute("UPDATE ohhell_meta SET value='1' WHERE key='schema'")
         con.execute("UPDATE ohhell_events SET ts = ts - 30 * 86400")
@@ -144,9 +145,10 @@ def test_a_database_from_before_the_lobby_list_is_upgraded_and_listed(tmp_path):
     con = sqlite3.connect(db)
     meta = dict(con.execute("SELECT key, value FROM ohhell_meta"))
     assert len(meta.pop("secret_key")) == 64   # the accounts' key, made once (test_accounts.py)
-    assert meta == {"schema": "3", "listing": "complete"}
-    con.execute("UPDATE ohhell_meta SET value='4' WHERE key='schema'")
+    assert meta == {"schema": str(SCHEMA_VERSION), "listing": "complete"}
+    assert con.execute("SELECT count(*) FROM ohhell_chat").fetchone() == (0,)   # the chat's table is made
+    con.execute("UPDATE ohhell_meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION + 1),))
     con.commit()
     con.close()
-    with pytest.raises(StoreError, match="schema version 4"):
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}"):
         asyncio.run(SqliteStore(db).open())

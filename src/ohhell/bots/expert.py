@@ -37,7 +37,7 @@ import time
 
 from ..actions import BIDS
 from ..fast import HandState, random_playout
-from ..sampling import HandSampler, bid_likelihood, card_win_chances
+from ..sampling import HandSampler, bid_likelihood, bid_likelihoods, card_win_chances
 from ..scoring import hand_score
 from ..tricks import hook_bid
 from ..view import View
@@ -109,6 +109,11 @@ class ExpertBot(Bot):
     :param one_card: bid one-card hands by the exact equilibrium of
         :func:`ohhell.bots.onecard.one_card_bid` (default); ``False`` keeps the
         search's bid (today's expert as a frozen baseline).
+    :param bid_evidence: how the bids already made weigh the sampled deals:
+        ``"closed"`` (default; :func:`ohhell.sampling.bid_likelihood`, a
+        Gaussian around each hand's estimated tricks) or ``"learned"``
+        (:class:`ohhell.bots.learned.LearnedBidEvidence`: the learned trick
+        model and each bidder's best bids under the scoring; needs NumPy).
     :raises ValueError: for an unknown option value.
     """
 
@@ -120,10 +125,18 @@ class ExpertBot(Bot):
                  sims_per_iteration: int = 4, pool: int = 200, rollout: str = "heuristic",
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
-                 exact: int = 0, play_slack: float = 1.0, one_card: bool = True) -> None:
+                 exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
+                 bid_evidence: str = "closed") -> None:
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         self.one_card = one_card
+        if bid_evidence not in ("closed", "learned"):
+            raise ValueError(f"bid_evidence must be one of closed, learned, not {bid_evidence!r}")
+        self.bid_evidence = bid_evidence
+        self._evidence = None
+        if bid_evidence == "learned":
+            from .learned import LearnedBidEvidence
+            self._evidence = LearnedBidEvidence()
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
@@ -199,6 +212,14 @@ class ExpertBot(Bot):
         plays = PlayModel(view, self.play_slack) if self.play_slack < 1.0 and view.phase == "play" else None
         if plays is not None and not plays.events:
             plays = None
+        if weighted and self._evidence is not None:
+            # A learned model weighs a batch at a time (one pass of its network).
+            while True:
+                batch = [sampler.sample().hands for _ in range(16)]
+                for hands, w in zip(batch, bid_likelihoods(view, batch, self._evidence)):
+                    if plays is not None:
+                        w *= plays.likelihood(hands)
+                    yield hands, w
         while True:
             d = sampler.sample()
             w = bid_likelihood(view, d.hands) if weighted else 1.0

@@ -45,6 +45,7 @@ self-play).  Held-out log-loss 0.833 against 1.270 for the closed form
 
 from __future__ import annotations
 
+import math
 import os
 import random as _random
 from typing import TYPE_CHECKING, Sequence
@@ -52,13 +53,14 @@ from typing import TYPE_CHECKING, Sequence
 from ..cards import SUIT_MASKS
 from ..fast import HandState
 from ..sampling import card_win_chances
+from ..scoring import hand_score
 from ..tricks import hook_bid
 from .policy import heuristic_bid, heuristic_playout, sure_tricks
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["TrickModel", "features", "feature_matrix", "self_play_examples", "MAX_TRICKS",
+__all__ = ["TrickModel", "LearnedBidEvidence", "features", "feature_matrix", "self_play_examples", "MAX_TRICKS",
            "N_FEATURES", "DEFAULT_WEIGHTS"]
 
 MAX_TRICKS = 17                     #: the most cards a hand can hold (3 players: 52 // 3)
@@ -188,6 +190,98 @@ class TrickModel:
         """P(taking 0..hand_size tricks) for one seat about to bid (see :func:`features`)."""
         x = features(hand_mask, trump, trump_card, players, hand_size, position, earlier_bids, hook)
         return self.predict_batch(feature_matrix([x]), [hand_size])[0, :hand_size + 1]
+
+
+class LearnedBidEvidence:
+    """Bids as evidence about hidden hands, from the learned trick model (issue 11, item 2).
+
+    An :class:`ohhell.sampling.BidEvidence`: for a sampled deal, each other
+    seat that has bid is put back at its turn to bid (its hand as dealt: the
+    sampled cards plus those it has played this hand; the bids made before it;
+    its place in the order) and the model gives its trick distribution ``P(k)``.
+    A bidder is taken to choose among its legal bids by their expected score
+    under ``P`` (:func:`ohhell.scoring.hand_score`, so every scoring variant
+    counts), softly: ``P(bid) = exp(beta * (EV(bid) - EV(best))) + floor``,
+    up to a factor the same for every deal.  The deal's weight is the product
+    over the bidders.  ``beta`` (per point) says how closely bidders are
+    trusted to bid their best; ``floor`` keeps an odd bid from ruling a deal
+    out.  Only the view's public facts and the sampled hands go in.
+
+    Compared with the closed form (:func:`ohhell.sampling.bid_likelihood`, a
+    Gaussian around :func:`~ohhell.sampling.estimate_tricks`) it reads the
+    earlier bids, the seat's place and the scoring, as the model does;
+    ``benchmarks/bid_evidence.py`` measures both on the expert's own bids.
+    """
+
+    def __init__(self, model: "TrickModel | None" = None, *, beta: float = 0.75,
+                 floor: float = 0.02) -> None:
+        if not beta >= 0:
+            raise ValueError(f"beta must be 0 or more, not {beta!r}")
+        if not floor >= 0:
+            raise ValueError(f"floor must be 0 or more, not {floor!r}")
+        self.model = model if model is not None else shared_model()
+        self.beta = float(beta)
+        self.floor = float(floor)
+
+    def bidders(self, view) -> "list[tuple[int, int, int, tuple[int, ...], list[int]]]":
+        """(seat, bid, place in the order, bids it saw, its legal bids) of each other seat that bid."""
+        n, h = view.players, view.hand_size
+        order = [(view.dealer + 1 + i) % n for i in range(n)]
+        out = []
+        for pos, s in enumerate(order):
+            b = view.bids[s]
+            if s == view.seat or b is None:
+                continue
+            # Bidding unseen, a bidder saw no earlier bid (and the hook never applies).
+            simultaneous = view.rules.simultaneous_bidding
+            earlier = () if simultaneous else tuple(view.bids[t] for t in order[:pos])
+            legal = list(range(h + 1))
+            if view.rules.hook and not simultaneous and pos == n - 1:
+                f = hook_bid(h, sum(earlier))  # rule home: the hook's forbidden bid
+                if f is not None and f in legal and len(legal) > 1:
+                    legal.remove(f)
+            out.append((s, b, pos, earlier, legal))
+        return out
+
+    def bid_probabilities(self, probs, legal: Sequence[int], hand_size: int, rules) -> "dict[int, float]":
+        """The soft best-response bid distribution (unnormalised, best bid 1 + floor) for ``P(k)``."""
+        evs = {b: sum(float(p) * hand_score(b, k, hand_size, rules) for k, p in enumerate(probs))
+               for b in legal}
+        best = max(evs.values())
+        return {b: math.exp(self.beta * (ev - best)) + self.floor for b, ev in evs.items()}
+
+    def __call__(self, view, deals) -> "list[float]":
+        bidders = self.bidders(view)
+        if not bidders or not deals:
+            return [1.0] * len(deals)
+        n, h = view.players, view.hand_size
+        t = view.trump
+        tc = view.trump_card
+        played = view.played_by
+        hook = view.rules.hook and not view.rules.simultaneous_bidding
+        rows = [features(hands[s] | played[s], t, tc, n, h, pos, earlier, hook)
+                for hands in deals for s, _, pos, earlier, _ in bidders]
+        P = self.model.predict_batch(feature_matrix(rows), [h] * len(rows))
+        out = []
+        i = 0
+        for _ in deals:
+            w = 1.0
+            for s, b, pos, earlier, legal in bidders:
+                w *= self.bid_probabilities(P[i, :h + 1], legal, h, view.rules).get(b, self.floor)
+                i += 1
+            out.append(w)
+        return out
+
+
+_SHARED: "dict[str, TrickModel]" = {}
+
+
+def shared_model(path: "str | None" = None) -> "TrickModel":
+    """The model at ``path`` (default: the shipped weights), loaded once per process."""
+    key = path or DEFAULT_WEIGHTS
+    if key not in _SHARED:
+        _SHARED[key] = TrickModel.load(key)
+    return _SHARED[key]
 
 
 def self_play_examples(count: int, seed: int, *, noise: float = 0.6,

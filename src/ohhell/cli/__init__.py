@@ -24,6 +24,8 @@ COMMANDS = {
     "score": "ohhell.cli.score",
     "serve": "ohhell.cli.serve",
     "verify": "ohhell.cli.verify",
+    "export": "ohhell.cli.export",
+    "import": "ohhell.cli.importer",
     "admin": "ohhell.cli.admin",
 }
 

@@ -149,6 +149,7 @@ def check_store(db: "str | None") -> None:
         store = open_store(db)
         await store.open()
         try:
+            await store.claim()   # refused here, with the reason, while another server runs
             await store.get_meta("listing")
             await store.stale_unstarted(0.0)
         finally:

@@ -32,7 +32,8 @@ from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_A
 from .players import PlayerPages
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
-from .config import AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, TableError, parse_table_config
+from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
+                     TableError, parse_table_config)
 from .manager import TableManager
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -179,6 +180,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await the_store.open()
+        await the_store.claim()
         await accounts.open()
         loaded = await manager.start()
         log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
@@ -208,7 +210,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             "schedules": list(SCHEDULES), "no_trump": list(NO_TRUMP_OPTIONS),
             "max_hand_size": {str(k): v for k, v in MAX_HAND_SIZE.items()},
             "message_types": list(CLIENT_TYPES), "max_message_bytes": MAX_MESSAGE_BYTES,
-            "away": {"after": DEFAULT_AWAY_AFTER, "bot": default_bot(), "range": list(AWAY_AFTER_RANGE)}})
+            "away": {"after": DEFAULT_AWAY_AFTER, "bot": default_bot(), "range": list(AWAY_AFTER_RANGE)},
+            "chat": {"max_length": CHAT_MAX_LENGTH, "spectator_chat": list(SPECTATOR_CHAT)}})
 
     async def list_tables(request: Request) -> Response:
         raw_limit = request.query_params.get("limit", str(LIST_LIMIT))
@@ -309,6 +312,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         conn = Connection(ws.send_text)
         await accounts.attach_socket(ws, conn)   # the session cookie (sent with the handshake)
         conn.limiter = RateLimiter(*rate_limit)
+        conn.chat_limiter = RateLimiter(*CHAT_RATE)
+        conn.address = creator_key(ws.client.host if ws.client else None)
 
         async def pump() -> None:
             try:
@@ -399,6 +404,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             await table.set_seat(conn, f["seat"], f["kind"], f["bot"])
         elif t == "fill_bots":
             await table.fill_bots(conn, f["bot"])
+        elif t == "chat":
+            await table.chat(conn, f["text"])
         else:  # pragma: no cover - the schema and this dispatch list the same types
             raise TableError("unknown_type", f"unknown message type {t!r}")
 

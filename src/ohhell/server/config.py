@@ -15,7 +15,8 @@ from .botpool import bot_names, default_bot
 from .protocol import clean_text
 
 __all__ = ["TableError", "parse_table_config", "parse_away", "SEAT_KINDS", "MAX_TITLE", "MAX_HANDS",
-           "DEFAULT_AWAY_AFTER", "AWAY_AFTER_RANGE"]
+           "DEFAULT_AWAY_AFTER", "AWAY_AFTER_RANGE", "SPECTATOR_CHAT", "CHAT_MAX_LENGTH", "CHAT_RATE",
+           "CHAT_ADDRESS_RATE", "CHAT_HISTORY", "CHAT_KEEP"]
 
 SEAT_KINDS = ("open", "bot", "reserved")
 MAX_TITLE = 60
@@ -27,6 +28,22 @@ MAX_HANDS = 60
 DEFAULT_AWAY_AFTER = 60
 #: The shortest and longest away timer a creator may choose (seconds).
 AWAY_AFTER_RANGE = (1, 3600)
+
+# --- chat (docs/server.md, "Limits") ---------------------------------------------------------
+#: Who reads the spectators' messages: ``together`` (everyone at the table, the default) or
+#: ``apart`` (only spectators; players' messages still reach everyone).  The creator chooses.
+SPECTATOR_CHAT = ("together", "apart")
+#: The longest chat message, in characters after cleaning (control characters removed).
+CHAT_MAX_LENGTH = 300
+#: Chat messages one connection may send: ``(per second, burst)``, a token bucket.
+CHAT_RATE = (0.5, 5.0)
+#: Chat messages all the connections from one address may send together: ``(per second, burst)``.
+CHAT_ADDRESS_RATE = (1.0, 10.0)
+#: The recent messages a client receives when it says hello (so a reconnect or a reload keeps
+#: the conversation).
+CHAT_HISTORY = 100
+#: The messages kept in the store per table (older ones are deleted).
+CHAT_KEEP = 500
 
 
 class TableError(Exception):
@@ -43,9 +60,11 @@ def parse_table_config(body: Any) -> dict:
 
     ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
     optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
-    "bot": name}, ...], "away": {"after": seconds, "bot": name} | null}`` with
-    one seat per player.  ``away`` is the away timer (see :func:`parse_away`);
-    left out, the table gets the default one.
+    "bot": name}, ...], "away": {"after": seconds, "bot": name} | null,
+    "spectator_chat": "together" | "apart"}`` with one seat per player.  ``away``
+    is the away timer (see :func:`parse_away`); left out, the table gets the
+    default one.  ``spectator_chat`` (default ``together``): whether spectators'
+    chat messages reach the players too, or only other spectators.
 
     :raises TableError: ``bad_config`` saying what is wrong.
     """
@@ -92,7 +111,11 @@ def parse_table_config(body: Any) -> dict:
     if not isinstance(private, bool):
         raise TableError("bad_config", "private must be true or false")
     away = parse_away(body["away"]) if "away" in body else {"after": DEFAULT_AWAY_AFTER, "bot": default_bot()}
-    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away}
+    chat = body.get("spectator_chat", "together")
+    if chat not in SPECTATOR_CHAT:
+        raise TableError("bad_config", f"spectator_chat must be one of {', '.join(SPECTATOR_CHAT)}, not {chat!r}")
+    return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away,
+            "spectator_chat": chat}
 
 
 def parse_away(value: Any) -> "dict | None":

@@ -12,6 +12,8 @@ import time
 
 from ..errors import OhHellError
 from .botpool import BotPool
+from .config import CHAT_ADDRESS_RATE, CHAT_HISTORY
+from .session import RateLimiter
 from .storage import Store, StoreError
 from .tables import Table, TableError, new_token, token_hash
 
@@ -69,6 +71,20 @@ class TableManager:
         self._sweeper: "asyncio.Task | None" = None
         self._listing_version = 0
         self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
+        #: address -> its chat token bucket (all its connections, every table, together)
+        self._chat_limiters: dict[str, RateLimiter] = {}
+
+    def chat_allowed(self, address: str) -> bool:
+        """Take a chat token from ``address``'s bucket (``config.CHAT_ADDRESS_RATE``);
+        ``False`` when it is empty.  An unknown address ("") is limited per connection only."""
+        if not address:
+            return True
+        limiter = self._chat_limiters.get(address)
+        if limiter is None:
+            if len(self._chat_limiters) > 10000:
+                self._chat_limiters.clear()
+            limiter = self._chat_limiters[address] = RateLimiter(*CHAT_ADDRESS_RATE)
+        return limiter.allow()
 
     async def start(self) -> int:
         """Fill in the lobby's list if the database predates it, remove the tables that
@@ -148,6 +164,10 @@ class TableManager:
                 if events:
                     table = Table(table_id, self)
                     table.replay(events)
+                    try:
+                        table.load_chat(await self.store.load_chat(table_id, CHAT_HISTORY))
+                    except StoreError as e:   # the table still plays; its chat starts afresh
+                        log.error("table %s: its chat could not be loaded: %s", table_id, e)
             except _DAMAGE as e:
                 raise self._damaged(table_id, e) from None
             if table is not None:

@@ -107,6 +107,7 @@ _SCHEMA: dict[str, dict[str, tuple[bool, Callable[[str, Any], Any]]]] = {
     "set_seat": {"seat": (True, _int("seat", 0, 6)), "kind": (True, _str("kind", 16)),
                  "bot": (False, _str("bot", 40, optional=True))},
     "fill_bots": {"bot": (False, _str("bot", 40, optional=True))},
+    "chat": {"text": (True, _str("text", 1000))},   # the table checks the cleaned length (config.CHAT_MAX_LENGTH)
     "ping": {},
 }
 #: The message types a client may send.

@@ -57,7 +57,12 @@ class Connection:
         #: socket, if any (ohhell.server.accounts); a seat bound to an account is this one's only
         self.account: "dict | None" = None
         self.admin = False
+        #: who connects, as the server remembers it: a short hash of the peer's address (for
+        #: the per-address chat limit and a spectator's chat name), "" when unknown
+        self.address = ""
         self.limiter = RateLimiter()
+        #: the chat's own token bucket (set by the app from ``config.CHAT_RATE``)
+        self.chat_limiter = RateLimiter(0.5, 5.0)
         self.dropped = 0
         self.last_limit_error = 0.0
         self.closed = False

@@ -9,6 +9,10 @@ Beside the log, each public table has one row in a second table: what the
 lobby's list shows of it (written when it changes, after the event that changed
 it), so the lobby lists every open table, in memory or not.
 
+A third table keeps each table's recent chat messages (``ohhell_chat``): not part of
+the log (a message changes nothing at the table, and old ones are deleted), but kept
+so that a reconnect, a reload or a restart does not lose the conversation.
+
 Two back ends share one small interface (:class:`Store`):
 
 * :class:`SqliteStore` - the embedded default: a file opened in WAL mode with
@@ -49,10 +53,11 @@ __all__ = ["Event", "Store", "StoreError", "Taken", "SqliteStore", "PostgresStor
 
 log = logging.getLogger("ohhell.server")
 
-#: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and accounts
-#: (``ohhell_users``, ``ohhell_sessions``, ``ohhell_user_seats``).  An older database is
-#: upgraded when opened (its list filled in from the log by the server; it has no accounts yet).
-SCHEMA_VERSION = 3
+#: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and the chat
+#: (``ohhell_chat``); 4: and accounts (``ohhell_users``, ``ohhell_sessions``,
+#: ``ohhell_user_seats``).  An older database is upgraded when opened (a version-1 one has its
+#: list filled in from the log by the server; one before 4 has no accounts yet).
+SCHEMA_VERSION = 4
 
 
 class StoreError(RuntimeError):
@@ -104,7 +109,19 @@ class Store:
         raise NotImplementedError
 
     async def close(self) -> None:
-        """Flush and disconnect."""
+        """Flush and disconnect (and give up the claim of :meth:`claim`)."""
+        raise NotImplementedError
+
+    async def claim(self) -> None:
+        """Become the one server using this database, until :meth:`close`.
+
+        Two servers on one database would both write the same tables' logs; the second
+        is refused here, at start, instead of at its first clashing write.  A claim
+        dies with its process (even ``kill -9``), so a crashed server never blocks the
+        next one.
+
+        :raises StoreError: when another server holds the claim (saying which, if known).
+        """
         raise NotImplementedError
 
     async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
@@ -150,6 +167,19 @@ class Store:
 
     async def stale_unstarted(self, before: float) -> list[str]:
         """The tables that never started a game and whose last event is before ``before``."""
+        raise NotImplementedError
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        """Store chat message ``msg_id`` of a table (deleting all but its last ``keep``
+        now and then); returns its timestamp.
+
+        :raises StoreError: when the write fails.
+        """
+        raise NotImplementedError
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        """A table's last ``limit`` chat messages, oldest first: ``(id, ts, data)`` (a damaged
+        one is left out and logged)."""
         raise NotImplementedError
 
     async def get_meta(self, key: str) -> "str | None":
@@ -298,6 +328,26 @@ def _events(table_id: str, rows) -> list[Event]:
     return out
 
 
+_CHAT_COLUMNS = ("table_id TEXT NOT NULL, id INTEGER NOT NULL, ts DOUBLE PRECISION NOT NULL, "
+                 "data TEXT NOT NULL, PRIMARY KEY (table_id, id)")
+#: How often (in messages) a table's chat is trimmed to its last ``keep``.
+_CHAT_TRIM_EVERY = 50
+
+
+def _chat(table_id: str, rows) -> list[tuple[int, float, dict]]:
+    out = []
+    for msg_id, ts, data in reversed(rows):
+        try:
+            value = json.loads(data)
+            if not isinstance(value, dict):
+                raise ValueError("not an object")
+        except ValueError as e:
+            log.error("table %s: chat message %s is damaged and is left out (%s)", table_id, msg_id, e)
+            continue
+        out.append((msg_id, ts, value))
+    return out
+
+
 def _dumps(data: dict) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -316,6 +366,7 @@ class SqliteStore(Store):
         self._read_lock = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer: "threading.Thread | None" = None
+        self._claim_fd: "int | None" = None
 
     async def open(self) -> None:
         try:
@@ -348,6 +399,7 @@ class SqliteStore(Store):
             raise
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+        db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS}) WITHOUT ROWID")
         for statement in _ACCOUNT_SCHEMA:
             db.execute(statement)
         if version is None:  # a new database: its list is complete (empty)
@@ -389,7 +441,31 @@ class SqliteStore(Store):
         finally:
             db.close()
 
+    async def claim(self) -> None:
+        if self.path == ":memory:" or self._claim_fd is not None:
+            return  # an in-memory database is this process's alone
+        import fcntl
+        lock = os.path.abspath(self.path) + ".lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise StoreError(f"cannot create the lock file {lock}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 64).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise StoreError(f"another ohhell server{who} is using the database {self.path}: stop it first, "
+                             f"or give this one another --db") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._claim_fd = fd
+
     async def close(self) -> None:
+        if self._claim_fd is not None:
+            os.close(self._claim_fd)   # the lock goes with the descriptor
+            self._claim_fd = None
         if self._checkpointer is not None:
             self._stop.set()
             self._checkpointer.join(10)
@@ -433,6 +509,7 @@ class SqliteStore(Store):
         try:
             self._db.execute("DELETE FROM ohhell_events WHERE table_id=?", (table_id,))  # type: ignore
             self._db.execute("DELETE FROM ohhell_tables WHERE table_id=?", (table_id,))  # type: ignore
+            self._db.execute("DELETE FROM ohhell_chat WHERE table_id=?", (table_id,))  # type: ignore
         except sqlite3.Error as e:
             raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
 
@@ -459,6 +536,22 @@ class SqliteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"the lobby's list could not be read: {e}") from None
         return _rows(found), total
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        ts = time.time()
+        db: Any = self._db
+        try:
+            db.execute("INSERT INTO ohhell_chat VALUES (?, ?, ?, ?)", (table_id, msg_id, ts, _dumps(data)))
+            if msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
+                db.execute("DELETE FROM ohhell_chat WHERE table_id=? AND id <= ?", (table_id, msg_id - keep))
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
+        return ts
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        rows = await self._read("SELECT id, ts, data FROM ohhell_chat WHERE table_id=? ORDER BY id DESC LIMIT ?",
+                                (table_id, limit))
+        return _chat(table_id, rows)
 
     async def get_meta(self, key: str) -> "str | None":
         rows = await self._read("SELECT value FROM ohhell_meta WHERE key=?", (key,))
@@ -517,12 +610,30 @@ class PostgresStore(Store):
             version = _check_version(await cur.fetchone())
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
+            await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS})")
             for statement in _ACCOUNT_SCHEMA:
                 await cur.execute(statement)
             if version is None:
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")
             await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET "
                               "value=excluded.value", (str(SCHEMA_VERSION),))
+
+    #: the advisory lock a server holds on its PostgreSQL database (any 64-bit key; "ohhell")
+    CLAIM_KEY = 0x6F68_6865_6C6C
+
+    async def claim(self) -> None:
+        # A session-level advisory lock: PostgreSQL drops it when the connection ends,
+        # also when the server's process is killed.
+        import psycopg
+        try:
+            async with self._lock, self._conn.cursor() as cur:
+                await cur.execute("SELECT pg_try_advisory_lock(%s)", (self.CLAIM_KEY,))
+                row = await cur.fetchone()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot use {_redact(self.url)}: {e}") from None
+        if not row or not row[0]:
+            raise StoreError(f"another ohhell server is using the database {_redact(self.url)}: stop it first, "
+                             f"or give this one another --db")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -599,8 +710,32 @@ class PostgresStore(Store):
                 async with conn.transaction():
                     await conn.execute("DELETE FROM ohhell_events WHERE table_id=%s", (table_id,))
                     await conn.execute("DELETE FROM ohhell_tables WHERE table_id=%s", (table_id,))
+                    await conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s", (table_id,))
             except psycopg.Error as e:
                 raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        import psycopg
+        conn: Any = self._conn
+        ts = time.time()
+        async with self._lock:
+            try:
+                await conn.execute("INSERT INTO ohhell_chat VALUES (%s, %s, %s, %s)",
+                                   (table_id, msg_id, ts, _dumps(data)))
+                if msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
+                    await conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s",
+                                       (table_id, msg_id - keep))
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
+        return ts
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        conn: Any = self._conn
+        async with self._lock:
+            cur = await conn.execute("SELECT id, ts, data FROM ohhell_chat WHERE table_id=%s ORDER BY id DESC "
+                                     "LIMIT %s", (table_id, limit))
+            rows = await cur.fetchall()
+        return _chat(table_id, rows)
 
     async def get_meta(self, key: str) -> "str | None":
         async with self._lock:

@@ -15,6 +15,7 @@ seed is revealed (with the finished record) only once the game is over.
 from __future__ import annotations
 
 import asyncio
+import collections
 import hashlib
 import logging
 import secrets
@@ -31,7 +32,8 @@ from .botpool import bot_names, bot_seed, default_bot
 # The configuration's names, here too (they were defined here before the split).
 from .config import (AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, MAX_HANDS, MAX_TITLE, SEAT_KINDS,  # noqa: F401
                      TableError, parse_away, parse_table_config)
-from .protocol import ProtocolError, clean_name, encode
+from .config import CHAT_HISTORY, CHAT_KEEP, CHAT_MAX_LENGTH
+from .protocol import ProtocolError, clean_name, clean_text, encode
 from .session import Connection
 from .storage import Event, StoreError
 
@@ -149,6 +151,12 @@ class Table:
         self.timer_at: "float | None" = None
         self.listed: "dict | None" = None      # the lobby row last written to the store
         self.creator = ""                      # who created it (a hash of the address), if known
+        #: ``together`` or ``apart``: whether spectators' chat reaches the players (the creator's choice)
+        self.spectator_chat = "together"
+        #: the recent chat messages (as sent to clients, without ``type``), oldest first; loaded
+        #: from the store with the table, not from the log (see :meth:`chat`)
+        self.chat_log: collections.deque[dict] = collections.deque(maxlen=CHAT_HISTORY)
+        self.chat_seq = 0                      # the next chat message's id
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -177,6 +185,7 @@ class Table:
             self.admin_hash = data["admin"]
             self.away = data.get("away")  # tables created before the timer existed have none
             self.creator = data.get("creator") or ""
+            self.spectator_chat = data.get("spectator_chat") or "together"   # older tables: together
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
@@ -383,6 +392,9 @@ class Table:
             self.conns.add(conn)
             self._arm()
             self._broadcast()
+            history = [m for m in self.chat_log if self._may_read(conn, m)]
+            if history:   # a table without chat sends no chat frame
+                conn.send(encode({"type": "chat_history", "messages": history}))
 
     async def detach(self, conn: Connection) -> None:
         """A client went away (a seat's away clock starts when its last connection closes)."""
@@ -570,8 +582,7 @@ class Table:
     async def _after_change(self) -> None:
         """Start a game when everyone is ready, wake the bots, tell everyone."""
         if self._ready_to_start():
-            names = [s.name if s.kind == "human" else _bot_display(s.bot or "bot") for s in self.seats]
-            names = _distinct(names)
+            names = self.display_names()
             await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
                                          "names": names})
             self.manager.started(self)
@@ -752,17 +763,18 @@ class Table:
     def public_info(self) -> dict:
         """The table as anyone may see it (no token, no code, no seed)."""
         seats = []
+        names = self.display_names()
         takeovers = self.takeovers()
         now = time.time()
         for i, s in enumerate(self.seats):
             when = takeovers.get(i)
-            seats.append({"seat": i, "kind": s.kind, "name": s.name if s.kind == "human" else
-                          (_bot_display(s.bot or "bot") if s.kind == "bot" else None),
+            seats.append({"seat": i, "kind": s.kind, "name": names[i],
                           "bot": s.bot if s.kind == "bot" else None, "standin": s.standin,
                           "standin_by": s.standin_by,
                           "takeover_in": None if when is None else round(max(0.0, when - now), 1),
                           "connected": s.kind == "bot" or self.connected(i)})
         return {"id": self.id, "title": self.title, "private": self.private, "away": self.away,
+                "spectator_chat": self.spectator_chat,
                 "rules": self.rules.to_dict() if self.rules else None,
                 "description": self.rules.describe() if self.rules else "",
                 "seats": seats, "status": self.status, "game": self.game_no,
@@ -776,10 +788,80 @@ class Table:
                 "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
                 "seated": sum(1 for s in self.seats if s.kind == "human"),
                 "status": self.status, "game": self.game_no,
-                "names": [s.name if s.kind == "human" else (_bot_display(s.bot or "") if s.kind == "bot"
-                                                             else None) for s in self.seats],
+                "names": self.display_names(),
                 "hand": (self.game.hand_index + 1) if self.in_game else None,
                 "hands": self.rules.hand_count if self.rules else 0, "updated": self.updated}
+
+    def display_names(self) -> "list[str | None]":
+        """The name of each seat as everyone sees it (the lobby, the table, the chat, and the
+        names a game starts with, so its record and replay too): a person's name, a bot's
+        level ("Expert bot"), ``None`` for an open or reserved seat.  The one place seat
+        names are made: two seats with one name are told apart by number ("Expert bot 1",
+        "Expert bot 2").  During a game, the names it started with."""
+        if self.in_game and self.game is not None:
+            return list(self.game.names)
+        return _distinct([s.name if s.kind == "human" else _bot_display(s.bot or "bot") if s.kind == "bot"
+                          else None for s in self.seats])
+
+    # --- chat -----------------------------------------------------------------------------------
+
+    def _may_read(self, conn: Connection, msg: dict) -> bool:
+        """Whether ``conn`` may read chat message ``msg``: every message is for everyone at the
+        table, except spectators' messages at a table whose creator set spectators apart."""
+        return msg["audience"] == "all" or conn.seat is None
+
+    def chat_name(self, conn: Connection) -> "tuple[int | None, str]":
+        """Who ``conn`` is in the chat, from the server's own facts, never from the client:
+        a player's seat and the seat's name, or for a spectator ``None`` and "Spectator"
+        with four hex digits of a hash of the table and its address (the same for each of
+        its connections, so a mute holds across reconnects, and telling nothing of the
+        address)."""
+        seat = conn.seat
+        if seat is not None:
+            return seat, self.display_names()[seat] or f"Seat {seat + 1}"
+        tag = hashlib.sha256(f"ohhell-chat/{self.id}/{conn.address or conn.id}".encode()).hexdigest()[:4]
+        return None, f"Spectator {tag}"
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        """A chat message from ``conn``: cleaned (control and format characters removed,
+        spaces collapsed), checked against the length and rate limits, stored, then sent to
+        everyone who may read it (a ``chat`` frame).  Players' messages reach everyone; a
+        spectator's reaches only spectators if the table sets spectators apart.
+
+        :raises TableError: ``chat_empty``, ``chat_too_long``, ``chat_rate_limited`` or
+            ``storage``; nothing was sent then.
+        """
+        text = chat_text(text)
+        if not conn.chat_limiter.allow() or not self.manager.chat_allowed(conn.address):
+            rate, burst = conn.chat_limiter.rate, conn.chat_limiter.burst
+            raise TableError("chat_rate_limited", f"you are sending messages too fast (at most {burst:g} in a "
+                                                  f"row, then one every {1 / rate:g} s); wait a moment")
+        async with self.lock:
+            seat, name = self.chat_name(conn)
+            audience = "spectators" if seat is None and self.spectator_chat == "apart" else "all"
+            msg: dict[str, Any] = {"id": self.chat_seq, "seat": seat, "name": name, "audience": audience,
+                                   "text": text}
+            try:
+                ts = await self.manager.store.add_chat(self.id, self.chat_seq, msg, keep=CHAT_KEEP)
+            except StoreError as e:
+                log.error("%s", e)
+                raise TableError("storage", "the server could not save this message; it was not sent, "
+                                            "try again") from None
+            self.chat_seq += 1
+            msg["ts"] = round(ts, 3)
+            self.chat_log.append(msg)
+            frame = encode({"type": "chat", **msg})
+            for c in list(self.conns):
+                if c is conn:   # the sender's echo says it is theirs (a spectator learns its chat name)
+                    c.send(encode({"type": "chat", **msg, "you": True}))
+                elif self._may_read(c, msg):
+                    c.send(frame)
+
+    def load_chat(self, messages: "Iterable[tuple[int, float, dict]]") -> None:
+        """The recent chat from the store (after the log was replayed)."""
+        for msg_id, ts, data in messages:
+            self.chat_log.append({**data, "id": msg_id, "ts": round(ts, 3)})
+            self.chat_seq = max(self.chat_seq, msg_id + 1)
 
     def _game_info(self, seat: "int | None") -> "dict | None":
         game = self.game
@@ -810,16 +892,46 @@ class Table:
             c.send(text, state=True)
 
 
-def _distinct(names: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
+def chat_text(text: str) -> str:
+    """A chat message's text as it is stored and shown: cleaned (:func:`~ohhell.server.protocol.clean_text`:
+    control and format characters removed, spaces collapsed) and checked.
+
+    >>> chat_text("  gg\u202e  <b>wp</b> ")
+    'gg <b>wp</b>'
+
+    :raises TableError: ``chat_empty`` when nothing is left, ``chat_too_long`` over
+        ``config.CHAT_MAX_LENGTH`` characters.
+    """
+    text = clean_text(text)
+    if not text:
+        raise TableError("chat_empty", "the message is empty")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise TableError("chat_too_long", f"the message is {len(text)} characters; the limit is "
+                                          f"{CHAT_MAX_LENGTH}")
+    return text
+
+
+def _distinct(names: "list[str | None]") -> "list[str | None]":
+    """Names told apart: each name that two or more seats share gets a number ("Expert bot 1",
+    "Expert bot 2"), skipping a number another seat's name already has; ``None`` stays.
+
+    >>> _distinct(["Expert bot", "Ann", "Expert bot", None])
+    ['Expert bot 1', 'Ann', 'Expert bot 2', None]
+    >>> _distinct(["Ann", "Ann 1", "Ann"])
+    ['Ann 2', 'Ann 1', 'Ann 3']
+    """
+    counts = collections.Counter(n for n in names if n is not None)
+    taken = set(counts)
+    out: "list[str | None]" = []
+    number: dict[str, int] = {}
     for n in names:
-        seen[n] = seen.get(n, 0) + 1
-    count: dict[str, int] = {}
-    for n in names:
-        if seen[n] > 1:
-            count[n] = count.get(n, 0) + 1
-            out.append(f"{n} {count[n]}")
-        else:
+        if n is None or counts[n] == 1:
             out.append(n)
+            continue
+        k = number.get(n, 0) + 1
+        while f"{n} {k}" in taken:
+            k += 1
+        number[n] = k
+        taken.add(f"{n} {k}")
+        out.append(f"{n} {k}")
     return out

@@ -49,6 +49,7 @@ export function cardEl(card, opts = {}) {
   if (opts.legal) classes.push("legal");
   const tag = opts.button ? "button" : "div";
   const attrs = { class: classes.join(" "), "data-card": card, title: cardWords(card), "aria-label": cardWords(card) };
+  if (!opts.button) attrs.role = "img";  // a named picture (an aria-label on a bare div is not allowed)
   if (opts.button) {
     attrs.type = "button";
     attrs.disabled = !opts.legal;

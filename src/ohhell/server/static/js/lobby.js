@@ -100,7 +100,10 @@ async function create(event) {
     }
     away = { after, bot: $("away-bot").value };
   }
-  const body = { title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats, away };
+  const body = {
+    title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats, away,
+    spectator_chat: $("spectators-apart").checked ? "apart" : "together",
+  };
   $("create-button").disabled = true;
   try {
     const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
@@ -119,22 +122,28 @@ async function create(event) {
 const PAGE = 50;
 let shown = PAGE;  // how many tables of the list to show ("Show more" adds a page)
 
+let lastList = "";  // the list as last drawn: redrawn only when it changed (keeps keyboard focus)
+
 async function refreshTables() {
   let data;
   try { data = await api(`/api/tables?limit=${shown}`); } catch { return; }
+  const key = JSON.stringify([data.total, data.tables.map(({ updated, ...row }) => row)]);
+  if (key === lastList) return;
+  lastList = key;
   const list = clear($("tables"));
   $("tables-count").textContent = data.total ? `(${data.total})` : "";
   if (!data.tables.length) list.append(el("li", { class: "muted" }, "No open tables yet: create one!"));
   for (const t of data.tables) {
     const url = `/t/${encodeURIComponent(t.id)}`;
-    const who = t.names.map((n) => n || "·").join(", ");
+    const name = t.title || `Table ${t.id}`;
+    const who = t.names.map((n) => n || "open seat").join(", ");
     const state = t.status === "waiting" ? `${t.open.length} open seat${t.open.length === 1 ? "" : "s"}`
       : t.status === "playing" ? `playing hand ${t.hand} of ${t.hands}` : "game over";
     list.append(el("li", { "data-table": t.id },
-      el("div", { class: "what" }, el("strong", {}, t.title || `Table ${t.id}`), el("br"),
+      el("div", { class: "what" }, el("strong", {}, name), el("br"),
         el("span", { class: "small" }, t.description), el("br"), el("span", { class: "small muted" }, `${who} · ${state}`)),
-      t.open.length ? el("a", { href: url, class: "join-link" }, "Join") : null,
-      el("a", { href: url, class: "watch-link" }, "Watch")));
+      t.open.length ? el("a", { href: url, class: "join-link", "aria-label": `Join ${name}` }, "Join") : null,
+      el("a", { href: url, class: "watch-link", "aria-label": `Watch ${name}` }, "Watch")));
   }
   if (data.total > data.tables.length) {
     list.append(el("li", { class: "more" }, el("button", {

@@ -1,17 +1,24 @@
 // Step-by-step replay of a finished game from its record (docs/interfaces.md format).
+// Each step shows what the table showed at that moment: the bids and tricks so far, and the
+// scores of the hands scored so far (never the final totals before the replay gets there).
+// A finished game's record reveals every hand, so the replay shows them all.
 import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand } from "./common.js";
 import { verifyRecord } from "./fair.js";
 
 const [, , tableId, , gameNo] = location.pathname.split("/");
 const $ = (id) => document.getElementById(id);
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const STEP_MS = 900;         // one step at 1×
 let record = null, steps = [], at = 0, timer = null;
 
-/** Every state the game passed through, one per bid or card, from the record alone. */
-function buildSteps(rec) {
+/** Every state the game passed through, one per bid or card (and one per scored hand), from
+ * the record alone.  `scored` is how many hands have been scored at that step. */
+export function buildSteps(rec) {
   const n = rec.rules.players;
   const names = rec.players;
   const out = [];
   const totals = new Array(n).fill(0);
+  let scored = 0;
   rec.hands.forEach((h, k) => {
     const hands = h.deal.map((cards) => [...cards]);
     const bids = new Array(n).fill(null);
@@ -19,10 +26,11 @@ function buildSteps(rec) {
     const size = h.deal[0].length;
     const base = { k, dealer: h.dealer, trump: h.trump_card, size };
     const snap = (text, extra = {}) => out.push({
-      ...base, text, hands: hands.map((c) => [...c]), bids: [...bids], won: [...won], totals: [...totals],
-      trick: { leader: 0, cards: [] }, last: null, acting: null, ...extra,
+      ...base, text, hands: hands.map((c) => [...c]), bids: [...bids], won: [...won], totals: [...totals], scored,
+      trick: { leader: 0, cards: [] }, last: null, acting: null, handStart: false, ...extra,
     });
-    snap(`Hand ${k + 1}: ${size} card${size > 1 ? "s" : ""} each, ${names[h.dealer]} deals, trump ${h.trump_card ? cardText(h.trump_card) : "none"}.`);
+    snap(`Hand ${k + 1}: ${size} card${size > 1 ? "s" : ""} each, ${names[h.dealer]} deals, trump ${h.trump_card ? cardText(h.trump_card) : "none"}.`,
+      { handStart: true });
     for (let i = 1; i <= n; i++) {
       const s = (h.dealer + i) % n;
       if (h.bids[s] === null) continue;
@@ -45,69 +53,133 @@ function buildSteps(rec) {
     }
     if (h.scores) {
       h.scores.forEach((v, s) => { totals[s] += v; });
+      scored = k + 1;
       const made = names.filter((_, s) => h.bids[s] === h.tricks_won[s]);
       snap(`Hand ${k + 1} scored: ${made.length ? made.join(", ") + " made their bid" + (made.length > 1 ? "s" : "") : "nobody made their bid"}.`,
-        { last, scored: h.scores });
+        { last, handScores: h.scores });
     }
   });
-  if (rec.winners) {
+  if (rec.winners && out.length) {
     const w = rec.winners.map((s) => names[s]).join(" and ");
     out[out.length - 1].text += ` Game over: ${w} win${rec.winners.length > 1 ? "" : "s"} with ${rec.totals[rec.winners[0]]} points.`;
   }
   return out;
 }
 
-function show(i) {
+function show(i, { announce = true } = {}) {
   at = Math.max(0, Math.min(steps.length - 1, i));
   const st = steps[at];
   const names = record.players;
   const n = names.length;
-  $("slider").value = at;
+  const slider = $("slider");
+  slider.value = at;
+  slider.setAttribute("aria-valuetext", `Step ${at + 1} of ${steps.length}: ${st.text}`);
   $("counter").textContent = `step ${at + 1} of ${steps.length}`;
   $("step-text").textContent = st.text;
+  $("step-text").setAttribute("aria-live", timer || !announce ? "off" : "polite");
   const status = clear($("status"));
   status.append(el("span", { class: "item" }, `Hand ${st.k + 1} of ${record.hands.length}`),
     el("span", { class: "item" }, `Dealer: ${names[st.dealer]}`),
     el("span", { class: "item" }, "Trump: ", st.trump ? cardEl(st.trump, { size: "small" }) : el("strong", {}, "none")));
   const trick = clear($("trick"));
   const shown = st.trick.cards.length ? st.trick : (st.last || { leader: (st.dealer + 1) % n, cards: [] });
-  for (let i = 0; i < n; i++) {
-    const s = (shown.leader + i) % n;
-    const c = shown.cards[i];
+  for (let j = 0; j < n; j++) {
+    const s = (shown.leader + j) % n;
+    const c = shown.cards[j];
     trick.append(el("div", { class: "trick-slot" + (c && shown.winner === s ? " winning" : "") },
-      c ? cardEl(c) : el("div", { class: "card placeholder" }), el("span", { class: "who" }, names[s])));
+      c ? cardEl(c) : el("div", { class: "card placeholder", "aria-hidden": "true" }), el("span", { class: "who" }, names[s])));
   }
   $("trick-caption").textContent = !st.trick.cards.length && st.last ? `Last trick: ${names[st.last.winner]} won it` : "";
   const seats = clear($("seats"));
   const trumpSuit = st.trump ? st.trump[1] : null;
   for (let s = 0; s < n; s++) {
-    seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : "") },
+    seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : ""), "data-seat": s },
       el("strong", {}, names[s]), s === st.dealer ? el("span", { class: "pill dealer" }, "dealer") : null,
-      el("div", { class: "small" }, `bid ${st.bids[s] === null ? "–" : st.bids[s]} · won ${st.won[s]} · total ${st.totals[s]}`),
-      el("div", { class: "cards" }, sortHand(st.hands[s], trumpSuit).map((c) => cardEl(c, { size: "tiny" })))));
+      el("div", { class: "small" }, `bid ${st.bids[s] === null ? "–" : st.bids[s]} · won ${st.won[s]} · `,
+        el("span", { class: "replay-total" }, `total ${st.totals[s]}`)),
+      el("div", { class: "cards", role: "group", "aria-label": `${names[s]}'s cards` },
+        sortHand(st.hands[s], trumpSuit).map((c) => cardEl(c, { size: "tiny" })))));
+  }
+  renderScores(st.scored);
+  for (const [id, off] of [["first", at === 0], ["prev", at === 0], ["prev-hand", at === 0],
+    ["next", at === steps.length - 1], ["next-hand", at === steps.length - 1], ["last", at === steps.length - 1]]) {
+    $(id).disabled = off;
+  }
+  history.replaceState(null, "", `#step=${at + 1}`);
+}
+
+let scoresShown = -1;
+/** The score sheet and the chart of the first `upto` hands only. */
+function renderScores(upto) {
+  if (upto === scoresShown) return;
+  scoresShown = upto;
+  const n = record.players.length;
+  const hands = record.hands.slice(0, upto).filter((h) => h.scores);
+  const wrap = clear($("scores"));
+  const chart = clear($("chart"));
+  $("scores-note").textContent = upto === 0 ? "No hand has been scored yet at this point of the game."
+    : upto < record.hands.length ? `After ${upto} of ${record.hands.length} hands.` : "The whole game.";
+  if (!hands.length) return;
+  const body = el("tbody");
+  const totals = new Array(n).fill(0);
+  hands.forEach((h, k) => {
+    body.append(el("tr", {}, el("th", { scope: "row" }, k + 1), el("td", {}, h.deal[0].length), el("td", {}, h.trump_card ? cardText(h.trump_card) : "none"),
+      h.scores.map((v, s) => { totals[s] += v; return el("td", { class: h.bids[s] === h.tricks_won[s] ? "made" : "missed" }, `${h.bids[s]}/${h.tricks_won[s]} `, el("strong", {}, `+${v}`)); })));
+  });
+  wrap.append(el("table", { class: "grid", id: "score-table" },
+    el("caption", { class: "sr-only" }, "Bid/won and points per hand, with totals so far"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Cards"), el("th", { scope: "col" }, "Trump"),
+      record.players.map((p) => el("th", { scope: "col" }, p)))),
+    body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 3 }, "Total"), totals.map((t) => el("td", { class: "total" }, t))))));
+  chart.append(scoreChart(record.players, runningTotals(n, hands.map((h) => h.scores)),
+    { label: `Running totals after ${hands.length} hand${hands.length === 1 ? "" : "s"}` }));
+}
+
+const speed = () => Number($("speed").value) || 1;
+
+function stop() {
+  if (!timer) return;
+  clearInterval(timer);
+  timer = null;
+  $("play").textContent = "▶ Play";
+  $("play").setAttribute("aria-pressed", "false");
+  $("step-text").setAttribute("aria-live", "polite");
+}
+
+function start() {
+  if (at >= steps.length - 1) show(0, { announce: false });
+  $("play").textContent = "❚❚ Pause";
+  $("play").setAttribute("aria-pressed", "true");
+  timer = setInterval(() => { if (at >= steps.length - 1) stop(); else show(at + 1); }, STEP_MS / speed());
+  $("step-text").setAttribute("aria-live", "off");   // a screen reader would read every step at once
+}
+
+const toggle = () => (timer ? stop() : start());
+function restartTimer() { if (timer) { stop(); start(); } }
+
+function changeSpeed(by) {
+  const i = SPEEDS.indexOf(speed());
+  const j = Math.max(0, Math.min(SPEEDS.length - 1, (i < 0 ? 1 : i) + by));
+  $("speed").value = String(SPEEDS[j]);
+  restartTimer();
+}
+
+function handJump(dir) {
+  if (dir < 0) {
+    // To this hand's start, or the previous hand's if already there.
+    let i = at - 1;
+    while (i > 0 && !steps[i].handStart) i--;
+    show(Math.max(0, i));
+  } else {
+    let i = at + 1;
+    while (i < steps.length && !steps[i].handStart) i++;
+    show(Math.min(steps.length - 1, i));
   }
 }
 
-function renderScores() {
-  const n = record.players.length;
-  const body = el("tbody");
-  const totals = new Array(n).fill(0);
-  record.hands.forEach((h, k) => {
-    if (!h.scores) return;
-    body.append(el("tr", {}, el("td", {}, k + 1), el("td", {}, h.deal[0].length), el("td", {}, h.trump_card ? cardText(h.trump_card) : "none"),
-      h.scores.map((v, s) => { totals[s] += v; return el("td", { class: h.bids[s] === h.tricks_won[s] ? "made" : "missed" }, `${h.bids[s]}/${h.tricks_won[s]} `, el("strong", {}, `+${v}`)); })));
-  });
-  $("scores").append(el("table", { class: "grid" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Cards"), el("th", {}, "Trump"), record.players.map((p) => el("th", {}, p)))),
-    body, el("tfoot", {}, el("tr", {}, el("td", { colspan: 3 }, "Total"), totals.map((t) => el("td", {}, t))))));
-  $("chart").append(scoreChart(record.players, runningTotals(n, record.hands.filter((h) => h.scores).map((h) => h.scores))));
-}
-
-function play() {
-  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶ Play"; return; }
-  if (at >= steps.length - 1) show(0);
-  $("play").textContent = "❚❚ Pause";
-  timer = setInterval(() => { if (at >= steps.length - 1) play(); else show(at + 1); }, 900);
+function stepFromHash() {
+  const m = /step=(\d+)/.exec(location.hash);
+  return m ? Number(m[1]) - 1 : 0;
 }
 
 async function main() {
@@ -118,6 +190,8 @@ async function main() {
     record = await api(url);
   } catch (e) {
     $("step-text").textContent = `This replay is not available: ${e.message}`;
+    $("fair-result").textContent = "";
+    for (const b of document.querySelectorAll(".replay-controls button, .replay-controls select, .replay-controls input")) b.disabled = true;
     return;
   }
   document.title = `Replay of game ${gameNo} · Oh Hell`;
@@ -130,17 +204,31 @@ async function main() {
   $("prev").addEventListener("click", () => show(at - 1));
   $("next").addEventListener("click", () => show(at + 1));
   $("last").addEventListener("click", () => show(steps.length - 1));
-  $("play").addEventListener("click", play);
+  $("prev-hand").addEventListener("click", () => handJump(-1));
+  $("next-hand").addEventListener("click", () => handJump(1));
+  $("play").addEventListener("click", toggle);
+  $("speed").addEventListener("change", restartTimer);
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
-    if (e.key === "ArrowRight") { show(at + 1); e.preventDefault(); }
-    else if (e.key === "ArrowLeft") { show(at - 1); e.preventDefault(); }
-    else if (e.key === "Home") { show(0); e.preventDefault(); }
-    else if (e.key === "End") { show(steps.length - 1); e.preventDefault(); }
-    else if (e.key === " ") { play(); e.preventDefault(); }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && t.type !== "range")) return;
+    const onRange = t instanceof HTMLInputElement && t.type === "range";
+    const key = e.key;
+    let done = true;
+    if (key === " " && !(t instanceof HTMLButtonElement)) toggle();
+    else if (key === "ArrowRight" && !onRange) show(at + 1);
+    else if (key === "ArrowLeft" && !onRange) show(at - 1);
+    else if (key === "Home" && !onRange) show(0);
+    else if (key === "End" && !onRange) show(steps.length - 1);
+    else if (key === "PageDown") handJump(1);
+    else if (key === "PageUp") handJump(-1);
+    else if (key === "+" || key === "=") changeSpeed(1);
+    else if (key === "-" || key === "_") changeSpeed(-1);
+    else done = false;
+    if (done) e.preventDefault();
   });
-  show(0);
-  renderScores();
+  show(stepFromHash(), { announce: false });
+  window.addEventListener("hashchange", () => show(stepFromHash()));   // a link to another step
   const res = await verifyRecord(record);
   const out = $("fair-result");
   out.className = "fair " + (res.ok ? "ok" : "bad");
@@ -150,3 +238,4 @@ async function main() {
 }
 
 main();
+window.ohhellReplay = { get at() { return at; }, get steps() { return steps.length; }, get playing() { return !!timer; } };
