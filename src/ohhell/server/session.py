@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import time
 from collections import deque
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from .protocol import error_message
 
@@ -51,7 +51,7 @@ class Connection:
     def __init__(self, send_text: Callable[[str], Awaitable[None]]) -> None:
         self.id = next(_ids)
         self._send_text = send_text
-        self.table = None            # the Table after hello
+        self.table: Any = None       # the Table after hello
         self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
         #: the signed-in account (``{"user_id", "username"}``) whose session cookie opened the
         #: socket, if any (ohhell.server.accounts); a seat bound to an account is this one's only
