@@ -23,14 +23,14 @@ RULES = {"players": 4, "hand_sizes": [1, 2]}
 
 
 def a_log(seats: list, *, seed: str = "s1", standin_at: "int | None" = None, claim_after: "dict | None" = None,
-          rules: dict = RULES, pick=0) -> list[Event]:
+          rules: dict = RULES, pick=0, private: bool = False) -> list[Event]:
     """A table's log: ``seats[s]`` is ``("account", id)``, ``("guest", token)`` or ``("bot", name)``;
     one game played with random legal actions (``pick`` seeds them)."""
     ev: list[Event] = []
 
     def add(kind: str, data: dict) -> None:
         ev.append(Event(len(ev), kind, data, 1000.0 + len(ev)))
-    add("create", {"title": "", "private": False, "rules": Rules.from_dict(rules).to_dict(), "admin": "x",
+    add("create", {"title": "", "private": private, "rules": Rules.from_dict(rules).to_dict(), "admin": "x",
                    "seats": [{"kind": "bot", "bot": v} if k == "bot" else {"kind": "open"} for k, v in seats]})
     for s, (k, v) in enumerate(seats):
         if k == "account":
@@ -145,3 +145,17 @@ def test_a_rated_game_over_the_server_reaches_the_players_pages(db):
         assert httpx.get(srv.base + "/api/leaderboard").json()["rows"] == []       # 5 games needed
         assert httpx.get(srv.base + "/api/players/nobody").status_code == 404
         assert httpx.get(srv.base + "/api/leaderboard", params={"players": "x"}).status_code == 400
+
+
+def test_a_private_tables_games_show_no_link_and_no_other_names():
+    """A private table is reached only by its link: a public player page lists its games
+    (they count) without the table's id, its replay link or the other players' names."""
+    [g] = games_of_log("secretid", a_log([("account", "u1"), ("account", "u2"), ("bot", "random"),
+                                          ("bot", "random")], private=True))
+    stats = player_stats("u1", [g])
+    [entry] = stats["recent"]
+    assert entry["table"] is None and entry["replay"] is None and entry["private"]
+    assert entry["names"] == ["u1", None, None, None]
+    assert "secretid" not in repr(stats) and "u2" not in repr(stats)
+    history = rate_games([g]).history["u1"]
+    assert "secretid" not in repr(history)

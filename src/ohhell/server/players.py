@@ -51,6 +51,7 @@ class PlayedGame:
     hands: tuple[HandRecord, ...]
     helped: bool                          # a bot played for a person at some point
     signed_in: list[bool] = field(default_factory=list)   # seat -> its account was signed in from the start
+    private: bool = False                 # a private table: its id (its link) is never shown
 
     @property
     def rated(self) -> bool:
@@ -60,8 +61,9 @@ class PlayedGame:
                                        for i, b in enumerate(self.bots))
 
     @property
-    def replay(self) -> str:
-        return f"/t/{self.table_id}/replay/{self.number}"
+    def replay(self) -> "str | None":
+        """The replay's address (``None`` for a private table: its link is its creator's to give)."""
+        return None if self.private else f"/t/{self.table_id}/replay/{self.number}"
 
 
 def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
@@ -81,11 +83,13 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
     signed: set[str] = set()
     bots_at_start: list["str | None"] = []
     helped = False
+    private = False
     done: list[tuple[PlayedGame, list["str | None"]]] = []
     for e in events:
         kind, data = e.kind, e.data
         if kind == "create":
             rules = Rules.from_dict(data["rules"])
+            private = bool(data.get("private"))
             n = len(data["seats"])
             tokens, standin = [None] * n, [False] * n
             bots = [s.get("bot") if s["kind"] == "bot" else None for s in data["seats"]]
@@ -122,7 +126,7 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             if game.is_over:
                 played = PlayedGame(table_id, number, e.ts, names, [],
                                     bots_at_start, game.totals, game.past_hands, helped,
-                                    [t is not None and t in signed for t in at_start])
+                                    [t is not None and t in signed for t in at_start], private)
                 done.append((played, at_start))
     for played, seat_tokens in done:   # claims made later count for the tenure they bind
         played.accounts = [owner.get(t) if t is not None else None for t in seat_tokens]
@@ -166,9 +170,12 @@ def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20) ->
                      "by_cards": {str(k): v for k, v in sorted(by_cards.items())},
                      "by_seat": dict(sorted(by_seat.items(), key=lambda kv: (int(kv[0].split("/")[1]),
                                                                             int(kv[0].split("/")[0]))))},
-            "recent": [{"table": g.table_id, "game": g.number, "finished": g.finished, "players": len(g.totals),
-                        "seat": seat, "names": g.names, "totals": list(g.totals), "points": g.totals[seat],
-                        "place": _place(g, seat), "rated": g.rated, "replay": g.replay}
+            # a private table's game is listed without its id, link or the other players' names
+            "recent": [{"table": None if g.private else g.table_id, "game": g.number, "finished": g.finished,
+                        "players": len(g.totals), "seat": seat,
+                        "names": [n if i == seat or not g.private else None for i, n in enumerate(g.names)],
+                        "totals": list(g.totals), "points": g.totals[seat], "place": _place(g, seat),
+                        "rated": g.rated, "private": g.private, "replay": g.replay}
                        for g, seat in mine[:recent]]}
 
 
@@ -213,7 +220,8 @@ def rate_games(games: Iterable[PlayedGame]) -> Ratings:
                                   "ordinal": round(r.ordinal(), 3), "games": games_so_far}
                 if key is None:
                     out.history.setdefault(account, []).append(
-                        {"finished": g.finished, "table": g.table_id, "game": g.number, "players": n,
+                        {"finished": g.finished, "table": None if g.private else g.table_id, "game": g.number,
+                         "players": n,
                          **board[account]})
     return out
 

@@ -96,7 +96,7 @@ async function start() {
   if (!data.recent.length) list.append(text("li", "No finished games yet.", { class: "muted" }));
   for (const g of data.recent) {
     const li = document.createElement("li");
-    const a = text("a", `${g.names.join(", ")}`, { href: g.replay });
+    const a = g.replay ? text("a", `${g.names.join(", ")}`, { href: g.replay }) : text("span", "A private table");
     const place = g.place === 1 ? "won" : `place ${g.place} of ${g.players}`;
     li.append(a, ` — ${g.points} points, ${place}${g.rated ? ", rated" : ""}, ${new Date(g.finished * 1000).toLocaleString()}`);
     list.append(li);
