@@ -26,6 +26,7 @@ COMMANDS = {
     "verify": "ohhell.cli.verify",
     "export": "ohhell.cli.export",
     "import": "ohhell.cli.importer",
+    "admin": "ohhell.cli.admin",
 }
 
 

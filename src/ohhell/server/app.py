@@ -3,7 +3,7 @@
 >>> from ohhell.server import create_app
 >>> app = create_app(":memory:", bot_pool="thread")
 >>> sorted(r.path for r in app.routes)[:3]
-['/', '/api/options', '/api/tables']
+['/', '/account', '/api/account']
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 from .botpool import BotPool, bot_names, default_bot
 from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, ProtocolError, encode, \
     parse_client_message
+from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, Accounts
+from .players import PlayerPages
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
 from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
@@ -140,7 +142,10 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                create_limit: "float | None" = 30.0, allowed_origins: "tuple[str, ...] | list[str]" = (),
                body_timeout: float = BODY_TIMEOUT, unstarted_ttl: float = 3600.0,
                max_open_per_creator: int = 20, bot_seconds: "float | None" = None,
-               bot_per_creator: "int | None" = None) -> Starlette:
+               bot_per_creator: "int | None" = None,
+               signin_limit: "tuple[float, float]" = SIGNIN_PER_ADDRESS,
+               signin_user_limit: "tuple[float, float]" = SIGNIN_FAILURES_PER_USER,
+               signup_limit: "tuple[float, float]" = SIGNUP_PER_ADDRESS) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -160,17 +165,23 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param bot_seconds: a bot decision's thinking time when the server is not loaded (``None``:
         each bot's own default); it shrinks under load.
     :param bot_per_creator: the most bot workers one creator's tables use at once.
+    :param signin_limit: sign-in attempts per address, ``(per second, burst)``
+        (:mod:`ohhell.server.accounts`); ``signin_user_limit``: failed sign-ins per username;
+        ``signup_limit``: accounts created per address.
     """
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
     manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict,
                            unstarted_ttl=unstarted_ttl, max_open_per_creator=max_open_per_creator)
     origins = tuple(allowed_origins)
+    accounts = Accounts(the_store, manager, allowed_origins=origins, signin_limit=signin_limit,
+                        signin_user_limit=signin_user_limit, signup_limit=signup_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await the_store.open()
         await the_store.claim()
+        await accounts.open()
         loaded = await manager.start()
         log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
                  "" if loaded == 1 else "s")
@@ -221,6 +232,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         # The peer's address: a proxy's X-Forwarded-For is used only when the proxy is one
         # the operator named (``ohhell serve --trusted-proxy``); uvicorn applies it.
         ip = request.client.host if request.client else "?"
+        if not accounts.origin_ok(request):   # a page of another site may not create tables
+            return _error(403, "bad_origin", "this request came from a page of another site; it was refused")
         if create_limit:
             limiter = creators.get(ip)
             if limiter is None:
@@ -297,6 +310,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             return
         await ws.accept()
         conn = Connection(ws.send_text)
+        await accounts.attach_socket(ws, conn)   # the session cookie (sent with the handshake)
         conn.limiter = RateLimiter(*rate_limit)
         conn.chat_limiter = RateLimiter(*CHAT_RATE)
         conn.address = creator_key(ws.client.host if ws.client else None)
@@ -339,6 +353,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                     conn.error(e.code, e.message, e.ref)
                     continue
                 try:
+                    await accounts.recheck_socket(conn)
                     await _handle(conn, msg)
                 except TableError as e:
                     conn.error(e.code, e.message, msg.ref)
@@ -349,6 +364,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         except WebSocketDisconnect:
             pass
         finally:
+            accounts.detach_socket(conn)
             if conn.table is not None:
                 await conn.table.detach(conn)
             if not conn.close_reason:  # else the pump sends what is queued, then closes
@@ -403,11 +419,14 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/games/{game}/record", record),
         Route("/healthz", health),
+        *accounts.routes(page),
+        *PlayerPages(the_store, manager).routes(page),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.manager = manager
     app.state.store = the_store
+    app.state.accounts = accounts
     app.add_middleware(_SecurityHeaders)
     return app

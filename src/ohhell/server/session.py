@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import time
 from collections import deque
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from .protocol import error_message
 
@@ -51,8 +51,11 @@ class Connection:
     def __init__(self, send_text: Callable[[str], Awaitable[None]]) -> None:
         self.id = next(_ids)
         self._send_text = send_text
-        self.table = None            # the Table after hello
+        self.table: Any = None       # the Table after hello
         self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
+        #: the signed-in account (``{"user_id", "username"}``) whose session cookie opened the
+        #: socket, if any (ohhell.server.accounts); a seat bound to an account is this one's only
+        self.account: "dict | None" = None
         self.admin = False
         #: who connects, as the server remembers it: a short hash of the peer's address (for
         #: the per-address chat limit and a spectator's chat name), "" when unknown
@@ -71,11 +74,12 @@ class Connection:
 
     @property
     def seat(self) -> "int | None":
-        """The seat this client holds: the one whose token it showed, looked up afresh
-        each time, so it can never disagree with the table's seats."""
-        if self.table is None or self.token_hash is None:
+        """The seat this client holds: the one whose token it showed (unless an account
+        other than this client's holds it), else the one its signed-in account holds; looked
+        up afresh each time, so it can never disagree with the table's seats."""
+        if self.table is None:
             return None
-        return self.table.seat_of_token(self.token_hash)
+        return self.table.seat_of(self.token_hash, self.account["user_id"] if self.account else None)
 
     def send(self, text: str, *, state: bool = False) -> None:
         """Queue a frame (``state=True``: it replaces a queued, unsent state frame)."""

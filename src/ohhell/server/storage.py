@@ -49,18 +49,44 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Event", "Store", "StoreError", "SqliteStore", "PostgresStore", "open_store", "default_db_path"]
+__all__ = ["Event", "Store", "StoreError", "Taken", "SqliteStore", "PostgresStore", "open_store", "default_db_path"]
 
 log = logging.getLogger("ohhell.server")
 
 #: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and the chat
-#: (``ohhell_chat``).  An older database is upgraded when opened (a version-1 one has its
-#: list filled in from the log by the server).
-SCHEMA_VERSION = 3
+#: (``ohhell_chat``); 4: and accounts (``ohhell_users``, ``ohhell_sessions``,
+#: ``ohhell_user_seats``).  An older database is upgraded when opened (a version-1 one has its
+#: list filled in from the log by the server; one before 4 has no accounts yet).
+SCHEMA_VERSION = 4
 
 
 class StoreError(RuntimeError):
     """The database refused or lost a write (the change was not made)."""
+
+
+class Taken(StoreError):
+    """A new row's unique key (a username) is already in use."""
+
+
+#: The accounts' tables (the same SQL on both back ends).  Only an Argon2 hash of a password
+#: is stored, and only a SHA-256 of a session id (a stolen database holds no usable session).
+_ACCOUNT_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS ohhell_users (user_id TEXT PRIMARY KEY, username TEXT NOT NULL, "
+    "username_key TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
+    "password_changed DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ohhell_sessions (session_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, "
+    "created DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS ohhell_sessions_user ON ohhell_sessions (user_id)",
+    "CREATE TABLE IF NOT EXISTS ohhell_user_seats (user_id TEXT NOT NULL, table_id TEXT NOT NULL, "
+    "seat INTEGER NOT NULL, since DOUBLE PRECISION NOT NULL, PRIMARY KEY (user_id, table_id, seat))",
+)
+_USER_COLUMNS = "user_id, username, username_key, password_hash, created, password_changed"
+
+
+def _user(row: Any) -> "dict | None":
+    if row is None:
+        return None
+    return dict(zip(("user_id", "username", "username_key", "password_hash", "created", "password_changed"), row))
 
 
 @dataclass(frozen=True)
@@ -163,6 +189,98 @@ class Store:
     async def set_meta(self, key: str, value: str) -> None:
         """Set a value of the store's own settings."""
         raise NotImplementedError
+
+    async def add_meta(self, key: str, value: str) -> str:
+        """Set a setting unless it is set already; returns the value it has now (so two
+        servers starting together agree on one)."""
+        await self._write("INSERT INTO ohhell_meta VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, value))
+        found = await self.get_meta(key)
+        assert found is not None
+        return found
+
+    # --- accounts (the same SQL on both back ends, through _write and _fetch) ----------------
+
+    async def _write(self, sql: str, args: tuple = ()) -> int:
+        """Run one statement that changes rows; returns how many it changed.
+
+        :raises Taken: a unique key is in use; :raises StoreError: any other refusal."""
+        raise NotImplementedError
+
+    async def _fetch(self, sql: str, args: tuple = ()) -> list:
+        """The rows of one query."""
+        raise NotImplementedError
+
+    async def create_user(self, user_id: str, username: str, key: str, password_hash: str, now: float) -> None:
+        """Add an account.
+
+        :raises Taken: when ``key`` (the username's case-folded form) is in use."""
+        await self._write(f"INSERT INTO ohhell_users ({_USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                          (user_id, username, key, password_hash, now, now))
+
+    async def user_by_key(self, key: str) -> "dict | None":
+        """The account whose username folds to ``key``, if any."""
+        rows = await self._fetch(f"SELECT {_USER_COLUMNS} FROM ohhell_users WHERE username_key=?", (key,))
+        return _user(rows[0] if rows else None)
+
+    async def user_by_id(self, user_id: str) -> "dict | None":
+        """The account ``user_id``, if any."""
+        rows = await self._fetch(f"SELECT {_USER_COLUMNS} FROM ohhell_users WHERE user_id=?", (user_id,))
+        return _user(rows[0] if rows else None)
+
+    async def list_users(self) -> list[dict]:
+        """Every account, by username, with its number of live sessions (``sessions``)."""
+        rows = await self._fetch(
+            f"SELECT {', '.join('u.' + c.strip() for c in _USER_COLUMNS.split(','))}, "
+            "(SELECT count(*) FROM ohhell_sessions s WHERE s.user_id = u.user_id AND s.expires > ?) "
+            "FROM ohhell_users u ORDER BY u.username_key", (time.time(),))
+        return [{**(_user(r[:6]) or {}), "sessions": r[6]} for r in rows]
+
+    async def set_password_hash(self, user_id: str, password_hash: str, now: "float | None" = None) -> bool:
+        """Replace an account's password hash; ``False`` when there is no such account."""
+        changed = await self._write("UPDATE ohhell_users SET password_hash=?, password_changed=? WHERE user_id=?",
+                                    (password_hash, time.time() if now is None else now, user_id))
+        return changed > 0
+
+    async def add_session(self, session_hash: str, user_id: str, now: float, expires: float) -> None:
+        """Record a signed-in session (by the hash of its id)."""
+        await self._write("INSERT INTO ohhell_sessions VALUES (?, ?, ?, ?)", (session_hash, user_id, now, expires))
+
+    async def session_user(self, session_hash: str, now: float) -> "dict | None":
+        """The account of an unexpired session, with the session's ``expires``; else ``None``."""
+        rows = await self._fetch(
+            f"SELECT {', '.join('u.' + c.strip() for c in _USER_COLUMNS.split(','))}, s.expires "
+            "FROM ohhell_sessions s JOIN ohhell_users u ON u.user_id = s.user_id "
+            "WHERE s.session_hash=? AND s.expires > ?", (session_hash, now))
+        if not rows:
+            return None
+        return {**(_user(rows[0][:6]) or {}), "expires": rows[0][6]}
+
+    async def delete_session(self, session_hash: str) -> None:
+        """End one session."""
+        await self._write("DELETE FROM ohhell_sessions WHERE session_hash=?", (session_hash,))
+
+    async def delete_user_sessions(self, user_id: str) -> int:
+        """End every session of an account; returns how many there were."""
+        return await self._write("DELETE FROM ohhell_sessions WHERE user_id=?", (user_id,))
+
+    async def purge_sessions(self, now: float) -> int:
+        """Forget expired sessions; returns how many."""
+        return await self._write("DELETE FROM ohhell_sessions WHERE expires <= ?", (now,))
+
+    async def add_user_seat(self, user_id: str, table_id: str, seat: int, since: float) -> None:
+        """Remember that an account sits (or sat) at ``seat`` of a table (for its pages)."""
+        await self._write("INSERT INTO ohhell_user_seats VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          (user_id, table_id, seat, since))
+
+    async def account_tables(self) -> list[str]:
+        """Every table where an account has sat."""
+        return [r[0] for r in await self._fetch("SELECT DISTINCT table_id FROM ohhell_user_seats")]
+
+    async def user_seats(self, user_id: str) -> list[tuple[str, int, float]]:
+        """The ``(table_id, seat, since)`` an account has held, latest first."""
+        rows = await self._fetch("SELECT table_id, seat, since FROM ohhell_user_seats WHERE user_id=? "
+                                 "ORDER BY since DESC, table_id, seat", (user_id,))
+        return [(r[0], r[1], r[2]) for r in rows]
 
 
 #: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders:
@@ -282,6 +400,8 @@ class SqliteStore(Store):
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS}) WITHOUT ROWID")
+        for statement in _ACCOUNT_SCHEMA:
+            db.execute(statement)
         if version is None:  # a new database: its list is complete (empty)
             db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
         db.execute("INSERT INTO ohhell_meta VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
@@ -441,6 +561,19 @@ class SqliteStore(Store):
         self._db.execute("INSERT INTO ohhell_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "  # type: ignore
                          "value=excluded.value", (key, value))
 
+    async def _write(self, sql: str, args: tuple = ()) -> int:
+        if self._db is None:
+            raise StoreError("the database is closed")
+        try:
+            return self._db.execute(sql, args).rowcount
+        except sqlite3.IntegrityError as e:
+            raise Taken(f"already taken: {e}") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"the database refused the write: {e}") from None
+
+    async def _fetch(self, sql: str, args: tuple = ()) -> list:
+        return await self._read(sql, args)
+
 
 _TABLES_COLUMNS = ("table_id TEXT PRIMARY KEY, updated DOUBLE PRECISION NOT NULL, status TEXT NOT NULL, "
                    "open_seats INTEGER NOT NULL, summary TEXT NOT NULL")
@@ -478,6 +611,8 @@ class PostgresStore(Store):
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS})")
+            for statement in _ACCOUNT_SCHEMA:
+                await cur.execute(statement)
             if version is None:
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")
             await cur.execute("INSERT INTO ohhell_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET "
@@ -612,6 +747,32 @@ class PostgresStore(Store):
         async with self._lock:
             await self._conn.execute("INSERT INTO ohhell_meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET "
                                      "value=excluded.value", (key, value))
+
+    async def _write(self, sql: str, args: tuple = ()) -> int:
+        import psycopg
+        conn: Any = self._conn
+        if conn is None:
+            raise StoreError("the database is closed")
+        async with self._lock:
+            try:
+                cur = await conn.execute(sql.replace("?", "%s"), args)
+            except psycopg.errors.UniqueViolation as e:
+                raise Taken(f"already taken: {e.diag.constraint_name or e}") from None
+            except psycopg.Error as e:
+                raise StoreError(f"the database refused the write: {e}") from None
+            return cur.rowcount
+
+    async def _fetch(self, sql: str, args: tuple = ()) -> list:
+        import psycopg
+        conn: Any = self._conn
+        if conn is None:
+            raise StoreError("the database is closed")
+        async with self._lock:
+            try:
+                cur = await conn.execute(sql.replace("?", "%s"), args)
+                return await cur.fetchall()
+            except psycopg.Error as e:
+                raise StoreError(f"the database could not be read: {e}") from None
 
 
 def _check_version(row: Any) -> "int | None":

@@ -65,9 +65,11 @@ def token_hash(token: str) -> str:
 
 
 class Seat:
-    """One seat: ``open``, ``reserved`` (for whoever has its code), ``human`` or ``bot``."""
+    """One seat: ``open``, ``reserved`` (for whoever has its code), ``human`` or ``bot``.
+    A person's seat may be bound to an account (``account``, its user id): then only a client
+    signed in to that account acts at it, whatever token another shows."""
 
-    __slots__ = ("kind", "name", "bot", "token_hash", "code_hash", "standin", "standin_by")
+    __slots__ = ("kind", "name", "bot", "token_hash", "code_hash", "standin", "standin_by", "account")
 
     def __init__(self, kind: str, bot: "str | None" = None, code_hash: "str | None" = None) -> None:
         self.kind = kind
@@ -77,6 +79,7 @@ class Seat:
         self.code_hash = code_hash
         self.standin: "str | None" = None
         self.standin_by: "str | None" = None   # "timer" or "creator"
+        self.account: "str | None" = None
 
 
 def trim_history(view: dict) -> dict:
@@ -192,10 +195,11 @@ class Table:
             seat.name = data["name"]
             seat.token_hash = data["token"]
             seat.standin = seat.standin_by = None
+            seat.account = data.get("account")
         elif kind == "leave":
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash, seat.standin = "open", None, None, None
-            seat.standin_by = None
+            seat.standin_by = seat.account = None
             if data.get("reserved"):  # a reserved seat stays reserved for its invite code
                 seat.kind = "reserved"
             else:
@@ -205,7 +209,9 @@ class Table:
             seat = self.seats[data["seat"]]
             seat.kind, seat.bot, seat.name, seat.token_hash, seat.standin = data["kind"], data.get("bot"), \
                 None, None, None
-            seat.code_hash = seat.standin_by = None
+            seat.code_hash = seat.standin_by = seat.account = None
+        elif kind == "claim":   # a guest's seat bound to the account they signed up with
+            self.seats[data["seat"]].account = data["account"]
         elif kind == "standin":
             seat = self.seats[data["seat"]]
             seat.standin = data["bot"]
@@ -334,6 +340,20 @@ class Table:
                 return i
         return None
 
+    def seat_of(self, thash: "str | None", account: "str | None") -> "int | None":
+        """The seat of a client showing token hash ``thash`` while signed in to ``account``
+        (a user id, or ``None`` for a guest): the token's seat unless another account holds
+        it, else the seat ``account`` holds."""
+        if thash is not None:
+            i = self.seat_of_token(thash)
+            if i is not None and self.seats[i].account in (None, account):
+                return i
+        if account is not None:
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and s.account == account:
+                    return i
+        return None
+
     def connected(self, seat: int) -> bool:
         """Whether a client holding ``seat`` is connected."""
         return any(c.seat == seat for c in self.conns)
@@ -406,11 +426,46 @@ class Table:
                 raise TableError("seat_taken", f"seat {seat_no} is taken")
             token = new_token()
             thash = token_hash(token)
-            await self._commit("join", {"seat": seat_no, "name": name, "token": thash})
+            account = conn.account
+            if account is not None:   # a signed-in player sits under their username, bound to it
+                name = account["username"]
+            await self._commit("join", {"seat": seat_no, "name": name, "token": thash,
+                                        **({"account": account["user_id"]} if account else {})})
             conn.token_hash = thash
             conn.send(encode({"type": "joined", "table": self.id, "seat": seat_no, "token": token}))
+            if account is not None:
+                await self._remember_seat(account["user_id"], seat_no)
             await self._after_change()
             return token
+
+    async def claim(self, thash: str, account: str) -> "int | None":
+        """Bind the seat a guest's token holds to ``account`` (the account they signed up or in
+        with, on the browser that holds the token); returns the seat, ``None`` if the token
+        holds none here.
+
+        :raises TableError: ``claimed`` when another account holds that seat.
+        """
+        async with self.lock:
+            seat = self.seat_of_token(thash)
+            if seat is None:
+                return None
+            owner = self.seats[seat].account
+            if owner == account:
+                return seat
+            if owner is not None:
+                raise TableError("claimed", f"seat {seat} of table {self.id} belongs to another account")
+            await self._commit("claim", {"seat": seat, "account": account})
+            await self._remember_seat(account, seat)
+            self._broadcast()
+            return seat
+
+    async def _remember_seat(self, account: str, seat: int) -> None:
+        """Index the account's seat for its pages (the log stays the truth: a failed write is
+        logged, and the binding holds all the same)."""
+        try:
+            await self.manager.store.add_user_seat(account, self.id, seat, self.updated)
+        except StoreError as e:
+            log.error("table %s: the account's seat %d was not indexed: %s", self.id, seat, e)
 
     async def leave(self, conn: Connection) -> None:
         """Give up one's seat (not while a game is being played)."""

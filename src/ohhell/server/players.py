@@ -1,0 +1,320 @@
+"""Players' games, statistics and ratings, worked out from the tables' event logs.
+
+Nothing here comes from a browser: each table's log is replayed (:func:`games_of_log`) into
+the games it holds, with the account (if any) behind each seat. A seat's account is the one
+its player joined with, or the one that later claimed that player's guest seat (a ``claim``
+event binds the seat's tenure, so the games played before the claim count too).
+
+* :func:`player_stats`: games, hands, average points per hand, bids made exactly (overall,
+  by the number of cards, by seat relative to the dealer) and the recent games.
+* :func:`rate_games`: OpenSkill (Plackett-Luce) ratings over the *rated* games, oldest
+  first: every seat a signed-in player or a bot, no bot standing in for a person at any
+  point of the game, the game finished. Bots have fixed ratings (:data:`BOT_RATINGS`) and
+  anchor the scale; they are not changed by the games they play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..actions import parse_action
+from ..game import Game
+from ..rules import Rules
+from ..scoring import standings
+from ..state import HandRecord
+
+__all__ = ["PlayedGame", "games_of_log", "player_stats", "rate_games", "BOT_RATINGS", "MIN_GAMES",
+           "leaderboard"]
+
+#: The fixed ``(mu, sigma)`` of each bot in rated games (OpenSkill's scale: a new player
+#: starts at 25 ± 8.3).  They order the levels as the benchmarks do; the numbers themselves
+#: are anchors, not measurements.  A bot not listed counts as ``intermediate``.
+BOT_RATINGS: dict[str, tuple[float, float]] = {
+    "random": (5.0, 1.0), "beginner": (15.0, 1.0), "heuristic": (20.0, 1.0), "intermediate": (25.0, 1.0),
+    "expert": (32.0, 1.0), "expert-2026.11": (31.0, 1.0)}
+#: Rated games a player needs to be on a leaderboard.
+MIN_GAMES = 5
+
+
+@dataclass
+class PlayedGame:
+    """One finished game of a table, as the log tells it."""
+
+    table_id: str
+    number: int
+    finished: float                       # the time its last action was logged
+    names: list[str]
+    accounts: list["str | None"]          # seat -> account id (None: a guest or a bot)
+    bots: list["str | None"]              # seat -> bot name (None: a person)
+    totals: tuple[int, ...]
+    hands: tuple[HandRecord, ...]
+    helped: bool                          # a bot played for a person at some point
+    signed_in: list[bool] = field(default_factory=list)   # seat -> its account was signed in from the start
+    private: bool = False                 # a private table: its id (its link) is never shown
+
+    @property
+    def rated(self) -> bool:
+        """Every seat a signed-in player (from the start: a guest game claimed later is not
+        rated) or a bot, and nobody helped."""
+        return not self.helped and all(b is not None or (i < len(self.signed_in) and self.signed_in[i])
+                                       for i, b in enumerate(self.bots))
+
+    @property
+    def replay(self) -> "str | None":
+        """The replay's address (``None`` for a private table: its link is its creator's to give)."""
+        return None if self.private else f"/t/{self.table_id}/replay/{self.number}"
+
+
+def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
+    """The finished games of one table's log (its :class:`~ohhell.server.storage.Event` list).
+
+    :raises ValueError: (or another ``OhHellError``) when the log cannot be replayed.
+    """
+    rules: "Rules | None" = None
+    tokens: list["str | None"] = []        # seat -> the token hash of the person sitting there
+    bots: list["str | None"] = []
+    standin: list[bool] = []
+    owner: dict[str, str] = {}             # token hash -> account
+    game: "Game | None" = None
+    number = 0
+    at_start: list["str | None"] = []
+    names: list[str] = []
+    signed: set[str] = set()
+    bots_at_start: list["str | None"] = []
+    helped = False
+    private = False
+    done: list[tuple[PlayedGame, list["str | None"]]] = []
+    for e in events:
+        kind, data = e.kind, e.data
+        if kind == "create":
+            rules = Rules.from_dict(data["rules"])
+            private = bool(data.get("private"))
+            n = len(data["seats"])
+            tokens, standin = [None] * n, [False] * n
+            bots = [s.get("bot") if s["kind"] == "bot" else None for s in data["seats"]]
+        elif kind == "join":
+            s = data["seat"]
+            tokens[s], bots[s], standin[s] = data["token"], None, False
+            if data.get("account"):
+                owner[data["token"]] = data["account"]
+        elif kind == "claim":
+            token = tokens[data["seat"]]
+            if token is not None:
+                owner[token] = data["account"]
+        elif kind == "leave":
+            tokens[data["seat"]], standin[data["seat"]] = None, False
+        elif kind == "set_seat":
+            s = data["seat"]
+            tokens[s], standin[s] = None, False
+            bots[s] = data.get("bot") if data["kind"] == "bot" else None
+        elif kind == "standin":
+            standin[data["seat"]] = True
+            helped = helped or game is not None and not game.is_over
+        elif kind == "reclaim":
+            standin[data["seat"]] = False
+        elif kind == "start":
+            assert rules is not None
+            number = data["game"]
+            game = Game(rules, seed=data["seed"], names=data["names"])
+            at_start, bots_at_start, names = list(tokens), list(bots), list(data["names"])
+            signed = {t for t in tokens if t is not None and t in owner}
+            helped = any(standin)
+        elif kind == "act":
+            assert game is not None
+            game.apply(parse_action(data["action"]), data["seat"])
+            if game.is_over:
+                played = PlayedGame(table_id, number, e.ts, names, [],
+                                    bots_at_start, game.totals, game.past_hands, helped,
+                                    [t is not None and t in signed for t in at_start], private)
+                done.append((played, at_start))
+    for played, seat_tokens in done:   # claims made later count for the tenure they bind
+        played.accounts = [owner.get(t) if t is not None else None for t in seat_tokens]
+    return [p for p, _ in done]
+
+
+def _place(game: PlayedGame, seat: int) -> int:
+    return next(place for place, s, _ in standings(game.totals) if s == seat)
+
+
+def _made(counts: dict, key: Any, made: bool) -> None:
+    entry = counts.setdefault(key, {"bids": 0, "made": 0})
+    entry["bids"] += 1
+    entry["made"] += int(made)
+
+
+def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20) -> dict:
+    """An account's statistics over ``games`` (those it did not sit in are skipped).
+
+    ``bids.by_seat`` is keyed by the seat's place after the dealer: ``1`` bids first (the
+    dealer's left), the dealer is ``n`` (the number of players), as ``"1/4"`` ... ``"4/4"``.
+    """
+    mine = sorted(((g, g.accounts.index(account)) for g in games if account in g.accounts),
+                  key=lambda x: x[0].finished, reverse=True)
+    hands = points = 0
+    overall: dict = {}
+    by_cards: dict = {}
+    by_seat: dict = {}
+    for g, seat in mine:
+        n = len(g.totals)
+        for h in g.hands:
+            hands += 1
+            points += h.scores[seat]
+            made = h.bids[seat] == h.tricks_won[seat]
+            _made(overall, "all", made)
+            _made(by_cards, h.hand_size, made)
+            _made(by_seat, f"{(seat - h.dealer - 1) % n + 1}/{n}", made)
+    return {"games": len(mine), "hands": hands, "points": points,
+            "points_per_hand": round(points / hands, 3) if hands else None,
+            "bids": {"overall": overall.get("all", {"bids": 0, "made": 0}),
+                     "by_cards": {str(k): v for k, v in sorted(by_cards.items())},
+                     "by_seat": dict(sorted(by_seat.items(), key=lambda kv: (int(kv[0].split("/")[1]),
+                                                                            int(kv[0].split("/")[0]))))},
+            # a private table's game is listed without its id, link or the other players' names
+            "recent": [{"table": None if g.private else g.table_id, "game": g.number, "finished": g.finished,
+                        "players": len(g.totals), "seat": seat,
+                        "names": [n if i == seat or not g.private else None for i, n in enumerate(g.names)],
+                        "totals": list(g.totals), "points": g.totals[seat], "place": _place(g, seat),
+                        "rated": g.rated, "private": g.private, "replay": g.replay}
+                       for g, seat in mine[:recent]]}
+
+
+@dataclass
+class Ratings:
+    """Every account's rating after the rated games, with its history."""
+
+    current: dict[str, dict] = field(default_factory=dict)     # account -> {mu, sigma, ordinal, games}
+    by_players: dict[int, dict[str, dict]] = field(default_factory=dict)   # player count -> same
+    history: dict[str, list[dict]] = field(default_factory=dict)
+
+
+def rate_games(games: Iterable[PlayedGame]) -> Ratings:
+    """OpenSkill ratings over the rated games, oldest first (overall, and per player count)."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    out = Ratings()
+    state: dict[str, Any] = {}
+    per_count: dict[int, dict[str, Any]] = {}
+    for g in sorted((g for g in games if g.rated), key=lambda g: (g.finished, g.table_id, g.number)):
+        n = len(g.totals)
+        places = {s: p for p, s, _ in standings(g.totals)}
+        for pool, key in ((state, None), (per_count.setdefault(n, {}), n)):
+            teams = []
+            for s in range(n):
+                account = g.accounts[s]
+                if account is not None:
+                    teams.append([pool.get(account) or model.rating(name=account)])
+                else:
+                    mu, sigma = BOT_RATINGS.get(g.bots[s] or "", BOT_RATINGS["intermediate"])
+                    teams.append([model.rating(mu=mu, sigma=sigma)])
+            rated = model.rate(teams, ranks=[places[s] for s in range(n)])
+            for s in range(n):
+                account = g.accounts[s]
+                if account is None:
+                    continue   # bots keep their fixed rating
+                pool[account] = rated[s][0]
+                board = out.current if key is None else out.by_players.setdefault(n, {})
+                games_so_far = board.get(account, {}).get("games", 0) + 1
+                r = rated[s][0]
+                board[account] = {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                                  "ordinal": round(r.ordinal(), 3), "games": games_so_far}
+                if key is None:
+                    out.history.setdefault(account, []).append(
+                        {"finished": g.finished, "table": None if g.private else g.table_id, "game": g.number,
+                         "players": n,
+                         **board[account]})
+    return out
+
+
+def leaderboard(ratings: Ratings, names: dict[str, str], players: "int | None" = None,
+                min_games: int = MIN_GAMES) -> list[dict]:
+    """The players with at least ``min_games`` rated games, best ordinal (mu - 3 sigma) first:
+    overall, or at tables of ``players``."""
+    board = ratings.current if players is None else ratings.by_players.get(players, {})
+    rows = [{"username": names.get(a, a), **r} for a, r in board.items() if r["games"] >= min_games]
+    rows.sort(key=lambda r: (-r["ordinal"], -r["games"], r["username"].casefold()))
+    out: list[dict] = []
+    for i, r in enumerate(rows):   # equal ratings share a rank
+        rank = out[-1]["rank"] if out and out[-1]["ordinal"] == r["ordinal"] else i + 1
+        out.append({"rank": rank, **r})
+    return out
+
+
+class PlayerPages:
+    """The players' pages and the leaderboard: what they read, worked out from the logs of
+    the tables where accounts sat (``ohhell_user_seats``), kept until a game finishes on this
+    server (or :attr:`ttl` seconds, for another server on the same database)."""
+
+    ttl = 30.0
+
+    def __init__(self, store: Any, manager: Any = None) -> None:
+        import asyncio
+        self.store = store
+        self.manager = manager
+        self._key: Any = None
+        self._lock = asyncio.Lock()
+        self._at = -1e18
+        self._games: list[PlayedGame] = []
+        self._ratings = Ratings()
+
+    async def _refresh(self) -> tuple[list[PlayedGame], Ratings]:
+        import logging
+        import time
+        async with self._lock:
+            key = None if self.manager is None else sum(len(t.finished) for t in self.manager.tables.values())
+            if time.monotonic() - self._at < self.ttl and key == self._key:
+                return self._games, self._ratings
+            self._key = key
+            games: list[PlayedGame] = []
+            for table_id in await self.store.account_tables():
+                try:
+                    games.extend(games_of_log(table_id, await self.store.load(table_id)))
+                except Exception as e:   # a damaged log: left out, as the server leaves it out
+                    logging.getLogger("ohhell.server").error("table %s is left out of the ratings: %s",
+                                                             table_id, e)
+            self._games, self._ratings, self._at = games, rate_games(games), time.monotonic()
+            return games, self._ratings
+
+    async def player(self, request: Any) -> Any:
+        """``GET /api/players/{username}``."""
+        from starlette.responses import JSONResponse
+        from .accounts import username_key
+        raw = request.path_params["username"]
+        user = await self.store.user_by_key(username_key(raw[:100]))
+        if user is None:
+            return JSONResponse({"error": "no_player", "message": f"there is no player {raw[:40]!r}"},
+                                status_code=404)
+        games, ratings = await self._refresh()
+        account = user["user_id"]
+        stats = player_stats(account, games)
+        return JSONResponse({"username": user["username"], "since": user["created"], **stats,
+                             "rating": ratings.current.get(account),
+                             "ratings_by_players": {str(n): b[account] for n, b in sorted(ratings.by_players.items())
+                                                    if account in b},
+                             "history": ratings.history.get(account, [])[-500:]},
+                            headers={"cache-control": "no-cache"})
+
+    async def leaderboard(self, request: Any) -> Any:
+        """``GET /api/leaderboard?players=N&min_games=K``."""
+        from starlette.responses import JSONResponse
+        q = request.query_params
+        try:
+            players = int(q["players"]) if q.get("players") else None
+            min_games = int(q.get("min_games", MIN_GAMES))
+            if players is not None and not 3 <= players <= 7 or not 1 <= min_games <= 1000:
+                raise ValueError
+        except ValueError:
+            return JSONResponse({"error": "bad_query", "message": "players is 3 to 7 and min_games 1 to 1000"},
+                                status_code=400)
+        _, ratings = await self._refresh()
+        names = {u["user_id"]: u["username"] for u in await self.store.list_users()}
+        return JSONResponse({"players": players, "min_games": min_games,
+                             "rows": leaderboard(ratings, names, players, min_games)[:200]},
+                            headers={"cache-control": "no-cache"})
+
+    def routes(self, page: Any) -> list:
+        """The pages (``page(name)`` serves a static page) and their API."""
+        from starlette.routing import Route
+        return [Route("/players/{username}", page("player.html")), Route("/leaderboard", page("leaderboard.html")),
+                Route("/api/players/{username}", self.player, methods=["GET"]),
+                Route("/api/leaderboard", self.leaderboard, methods=["GET"])]

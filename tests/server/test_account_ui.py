@@ -1,0 +1,215 @@
+"""The account page in a real browser (Debian's chromium under Playwright) against the real
+``ohhell serve``: sign up (claiming this browser's guest seat), see the name in the lobby,
+sign out, a wrong password, sign in again; the session cookie is never visible to scripts."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from serverkit import Client, ProcessServer
+
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "a long enough passphrase"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("account-ui") / "tables.sqlite3")
+    srv = ProcessServer(db, "--bot-delay", "0.05").start()
+    yield srv
+    srv.stop()
+
+
+def guest_seat(server) -> tuple[str, str]:
+    """A table where a guest sits in seat 2: (table id, the guest's seat token)."""
+    import httpx
+    r = httpx.post(server.base + "/api/tables", json={"rules": {"players": 3, "hand_sizes": [1]},
+                                                      "seats": [{"kind": "open"}] * 3})
+    assert r.status_code == 201, r.text
+    table = r.json()["id"]
+
+    async def join() -> str:
+        async with Client(server.ws_url, table) as c:
+            assert (await c.join(1, "Guest"))["type"] == "joined"
+            return c.token
+    # (Playwright's sync API runs a loop in this thread: the websocket client gets its own)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return table, pool.submit(asyncio.run, join()).result(30)
+
+
+def test_sign_up_sign_out_and_sign_in(browser, server):
+    table, token = guest_seat(server)
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # (chromium logs each refused request; the wrong password's 401 is expected)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 401" not in m.text
+            else None)
+
+    # the lobby says "Sign in" and leads to the account page
+    page.goto(server.base + "/")
+    link = page.locator("#account-link")
+    expect(link).to_have_text("Sign in")
+    # this browser played as a guest at a table (the table page keeps the seat token here)
+    page.evaluate("([t, v]) => localStorage.setItem(`ohhell.seat.${t}`, v)", [table, token])
+    link.click()
+    expect(page).to_have_url(server.base + "/account")
+
+    # sign up: mismatched passwords are caught, then it works and the guest seat is claimed
+    expect(page.locator("#claim-row")).to_be_visible()
+    expect(page.locator("#claim-text")).to_contain_text("1 guest seat")
+    page.fill("#signup-username", "Ivy")
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-again", PASSWORD + "!")
+    page.click("#signup-button")
+    expect(page.locator("#signup-error")).to_have_text("The two passwords differ.")
+    page.fill("#signup-again", PASSWORD)
+    page.click("#signup-button")
+    expect(page.locator("#status")).to_contain_text("Welcome, Ivy: your account is ready. 1 guest seat claimed.")
+    expect(page.locator("#me")).to_have_text("Ivy")
+    expect(page.locator("#seats a")).to_have_text(f"Table {table}")
+    # the session is an HttpOnly cookie: no script on the page can read it
+    assert "ohhell_session" not in page.evaluate("document.cookie")
+    assert any(c["name"] == "ohhell_session" and c["httpOnly"] and c["sameSite"] == "Lax"
+               for c in context.cookies())
+
+    # the lobby shows the name
+    page.goto(server.base + "/")
+    expect(page.locator("#account-link")).to_have_text("Ivy")
+
+    # someone else cannot take the name in another case
+    other = browser.new_context().new_page()
+    other.goto(server.base + "/account")
+    other.fill("#signup-username", "IVY")
+    other.fill("#signup-password", PASSWORD)
+    other.fill("#signup-again", PASSWORD)
+    other.click("#signup-button")
+    expect(other.locator("#signup-error")).to_have_text("The username 'IVY' is taken; choose another.")
+    other.context.close()
+
+    # sign out
+    page.goto(server.base + "/account")
+    page.click("#signout-button")
+    expect(page.locator("#status")).to_have_text("You are signed out.")
+    expect(page.locator("#signin-form")).to_be_visible()
+    assert not any(c["name"] == "ohhell_session" for c in context.cookies())
+    page.goto(server.base + "/")
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+
+    # a wrong password is refused in words; the right one signs in (the name in any case)
+    page.goto(server.base + "/account")
+    page.fill("#signin-username", "ivy")
+    page.fill("#signin-password", "not the password")
+    page.click("#signin-button")
+    expect(page.locator("#signin-error")).to_have_text("That username and password do not match an account.")
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-button")
+    expect(page.locator("#status")).to_have_text("Welcome back, Ivy.")
+    expect(page.locator("#me")).to_have_text("Ivy")
+    page.reload()
+    expect(page.locator("#me")).to_have_text("Ivy")
+    assert errors == [], errors
+    context.close()
+
+
+def _play_rated_game(server, cookies: list[dict]) -> str:
+    """Two signed-in players (the browsers' session cookies) and two bots play a game out
+    over the websocket; returns the table id."""
+    import httpx
+
+    from test_accounts import AccountClient
+    r = httpx.post(server.base + "/api/tables", json={
+        "rules": {"players": 4, "hand_sizes": [1, 2]},
+        "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"},
+                  {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    table = r.json()["id"]
+
+    class Srv:
+        ws_url, base = server.ws_url, server.base
+
+    async def play() -> None:
+        clients = [AccountClient(Srv, table, {c["name"]: c["value"] for c in jar}) for jar in cookies]
+        for seat, c in enumerate(clients):
+            await c.connect()
+            assert (await c.join(seat, "ignored"))["type"] == "joined"
+        deadline = asyncio.get_running_loop().time() + 60
+
+        async def run(c: AccountClient) -> None:
+            while True:
+                assert asyncio.get_running_loop().time() < deadline, "the game did not finish"
+                v = c.view
+                if v is not None and v["phase"] == "over":
+                    return
+                if v is not None and v["legal"]:
+                    n = c.state["game"]["n"]
+                    await c.send({"type": "act", "action": v["legal"][0]})
+                    await c.wait(lambda m: m["type"] == "error" or (m["type"] == "state" and m["game"]["n"] > n))
+                else:
+                    await c.recv(30)
+        await asyncio.gather(*(run(c) for c in clients))
+        for c in clients:
+            await c.close()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result(90)
+    return table
+
+
+def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server):
+    pages, contexts = [], []
+    for name in ("Oona", "Pia"):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.base + "/account")
+        page.fill("#signup-username", name)
+        page.fill("#signup-password", PASSWORD)
+        page.fill("#signup-again", PASSWORD)
+        page.click("#signup-button")
+        expect(page.locator("#me")).to_have_text(name)
+        page.click("#player-link")
+        expect(page.locator("#name")).to_have_text(name)
+        expect(page.locator("#figures")).to_contain_text("not rated yet")
+        expect(page.locator("#chart")).to_contain_text("No rated games yet.")
+        pages.append(page)
+        contexts.append(context)
+
+    table = _play_rated_game(server, [c.cookies() for c in contexts])
+
+    record = __import__("httpx").get(f"{server.base}/api/tables/{table}/games/1/record").json()
+    for seat, page in enumerate(pages):
+        page.reload()
+        figures = page.locator("#figures")
+        expect(figures).not_to_contain_text("not rated yet")
+        expect(figures).to_contain_text("Games played1")
+        expect(figures).to_contain_text("Hands played2")
+        expect(page.locator(".rating-chart circle")).to_have_count(2)    # the start, then game 1
+        expect(page.locator("#by-cards tbody tr")).to_have_count(2)      # 1 and 2 cards
+        made = sum(h["bids"][seat] == h["tricks_won"][seat] for h in record["hands"])
+        expect(figures).to_contain_text(f"Bids made exactly{made} (")
+        recent = page.locator("#recent a")
+        expect(recent).to_have_attribute("href", f"/t/{table}/replay/1")
+        expect(page.locator("#recent")).to_contain_text(f"{record['totals'][seat]} points")
+        expect(page.locator("#recent")).to_contain_text("rated")
+    board = pages[0]
+    board.goto(server.base + "/leaderboard?min_games=1&players=4")
+    expect(board.locator("#board tbody tr")).to_have_count(2)
+    expect(board.locator("#board")).to_contain_text("Oona")
+    expect(board.locator("#board")).to_contain_text("Pia")
+    for context in contexts:
+        context.close()
