@@ -19,7 +19,8 @@ The log is JSON Lines, one line per game, and a run resumes where it stopped:
 
     nice -n 10 python benchmarks/analysis_quality.py --games 45 --log /tmp/coach-quality.jsonl
     python benchmarks/analysis_quality.py --games 60 --log /tmp/coach-quality.jsonl   # go on
-    python benchmarks/analysis_quality.py --log /tmp/coach-quality.jsonl --report     # only the summary
+    python benchmarks/analysis_quality.py --first 100 --games 130 --log /tmp/coach-quality-b.jsonl  # alongside
+    python benchmarks/analysis_quality.py --log /tmp/coach-quality.jsonl --log /tmp/coach-quality-b.jsonl --report
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import statistics
 import sys
 import time
 
-from ohhell import Game, Rules
+from ohhell import Bid, Game, Rules
 from ohhell.bots import make, play_game
 from ohhell.coach import DEFAULT_SAMPLES, analyze_game, decision_view, evaluate
 
@@ -60,7 +61,7 @@ def run_game(i: int, players: int, samples: int, deep: int, top: int) -> dict:
     for h, d in a.mistakes()[:top]:
         view, taken = decision_view(rec, h["hand"], d["index"])
         ev = evaluate(view, samples * deep, random.Random(f"deep:{i}:{h['hand']}:{d['index']}"))
-        labels = [int(x.tricks) if d["kind"] == "bid" else str(x.card) for x in ev.actions]
+        labels = [int(x.tricks) if isinstance(x, Bid) else str(x.card) for x in ev.actions]  # type: ignore[attr-defined]
         bi = labels.index(d["best"])
         ti = ev.index(taken)
         loss, se = ev.loss(ti, bi)
@@ -134,29 +135,35 @@ def report(lines: list[dict]) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=45, help="games in the whole run (a resumed run goes on to this)")
+    p.add_argument("--first", type=int, default=0, help="the run's first game number (another process can "
+                                                         "take another range, with its own log)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the analysis's samples per decision")
     p.add_argument("--deep", type=int, default=20, help="the deep evaluation has this many times the samples")
     p.add_argument("--top", type=int, default=5, help="flagged mistakes per game to check")
-    p.add_argument("--log", required=True, help="JSON Lines log, one line per game (resumed when it exists)")
+    p.add_argument("--log", required=True, action="append",
+                   help="JSON Lines log, one line per game (resumed when it exists); --report may name several")
     p.add_argument("--report", action="store_true", help="summarise the log and stop")
     args = p.parse_args(argv)
     lines = []
-    if os.path.exists(args.log):
-        with open(args.log) as f:
-            lines = [json.loads(x) for x in f if x.strip()]
-        for ln in lines:
+    for log in args.log:
+        if not os.path.exists(log):
+            continue
+        with open(log) as f:
+            mine = [json.loads(x) for x in f if x.strip()]
+        for ln in mine:
             if (ln["players"], ln["samples"], ln["deep"]) != (args.players, args.samples, args.deep):
-                print(f"{args.log} was run with other options (players {ln['players']}, samples "
+                print(f"{log} was run with other options (players {ln['players']}, samples "
                       f"{ln['samples']}, deep {ln['deep']}): use another log", file=sys.stderr)
                 return 2
+        lines += mine
     if not args.report:
         done = {ln["game"] for ln in lines}
-        for i in range(args.games):
+        for i in range(args.first, args.games):
             if i in done:
                 continue
             ln = run_game(i, args.players, args.samples, args.deep, args.top)
-            with open(args.log, "a") as f:
+            with open(args.log[0], "a") as f:
                 f.write(json.dumps(ln) + "\n")
             lines.append(ln)
             r = report(lines)

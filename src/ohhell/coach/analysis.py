@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from ..actions import Action, Bid
+from ..actions import Action, Bid, Play
 from ..game import Game
 from ..records import parse_record
 from ..state import OVER
@@ -121,7 +121,11 @@ def decision_view(source: "dict | str | bytes | Game", hand: int, index: int):
 # --- one hand ---------------------------------------------------------------------------------------
 
 def _label(a: Action) -> "int | str":
-    return int(a.tricks) if isinstance(a, Bid) else str(a.card)
+    """A bid as its number of tricks, a card as its name (``"QS"``)."""
+    if isinstance(a, Bid):
+        return int(a.tricks)
+    assert isinstance(a, Play)
+    return str(a.card)
 
 
 def _r(x: float, d: int = 3) -> float:

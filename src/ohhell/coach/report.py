@@ -84,8 +84,8 @@ def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
         body = _hand_rows(a)
         w = [max(len(head[i]), *(len(r[i]) for r in body)) for i in range(len(head))]
         out.append("  ".join(head[i].ljust(w[i]) for i in range(len(head))))
-        for r in body:
-            out.append("  ".join(r[i].ljust(w[i]) for i in range(len(head))))
+        for line in body:
+            out.append("  ".join(line[i].ljust(w[i]) for i in range(len(head))))
         out.append("(each seat: bid/won score (luck) -points lost)")
     for s in a.seats:
         out.append("")
@@ -117,13 +117,13 @@ def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
         for row in _hand_rows(a):
             ht.add_row(*row)
         out.append(ht)
-    for s in a.seats:
-        name = f"Seat {s['seat'] + 1} {a.players[s['seat']]}"
-        if not s["top"]:
+    for seat in a.seats:
+        name = f"Seat {seat['seat'] + 1} {a.players[seat['seat']]}"
+        if not seat["top"]:
             out.append(Text(f"{name}: no significant mistake."))
             continue
         out.append(Text(f"{name}, largest mistakes:", style="bold"))
-        for m in s["top"]:
+        for m in seat["top"]:
             out.append(Text(f"  {m['text']}"))
     return out
 
@@ -298,12 +298,12 @@ def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
                             "Points lost, hand by hand", height=260))
 
     parts.append("<h2>Largest mistakes</h2>")
-    for s in a.seats:
-        parts.append(f"<h3>{_e(names[s['seat']])}</h3>")
-        if not s["top"]:
+    for seat in a.seats:
+        parts.append(f"<h3>{_e(names[seat['seat']])}</h3>")
+        if not seat["top"]:
             parts.append('<p class="note">No significant mistake.</p>')
         else:
-            parts.append("<ol>" + "".join(f"<li>{_e(m['text'])}</li>" for m in s["top"]) + "</ol>")
+            parts.append("<ol>" + "".join(f"<li>{_e(m['text'])}</li>" for m in seat["top"]) + "</ol>")
 
     parts.append("<h2>Every decision</h2>")
     for h in a.hands:
