@@ -21,6 +21,7 @@ The log is JSON Lines, one line per game, and a run resumes where it stopped:
     python benchmarks/analysis_quality.py --games 60 --log /tmp/coach-quality.jsonl   # go on
     python benchmarks/analysis_quality.py --first 100 --games 130 --log /tmp/coach-quality-b.jsonl  # alongside
     python benchmarks/analysis_quality.py --log /tmp/coach-quality.jsonl --log /tmp/coach-quality-b.jsonl --report
+    python benchmarks/analysis_quality.py --log unused --luck-spread 8      # luck's own sampling noise
 """
 
 from __future__ import annotations
@@ -73,6 +74,36 @@ def run_game(i: int, players: int, samples: int, deep: int, top: int) -> dict:
               "lost_play": s["lost_play"]} for s in a.seats]
     return {"game": i, "players": players, "samples": samples, "deep": deep, "seconds": round(secs, 2),
             "flagged": flagged, "seats": seats}
+
+
+def luck_spread(games: int, players: int, samples: int) -> dict:
+    """How much one luck replay depends on the analysis's own sampling: each seat's luck of
+    each hand replayed with two seeds (the analysis bot's card choices are estimates, so a
+    close card can go either way)."""
+    from ohhell.coach.analysis import _at_hand, _hands_actions, _luck
+    diffs = []
+    per_game: dict = {}
+    for i in range(games):
+        g = make_game(i, players)
+        actions = _hands_actions(g)
+        for k, hr in enumerate(g.past_hands):
+            start = _at_hand(g, k, actions)
+            for s in range(players):
+                j = next(j for j, (seat, a) in enumerate(actions[k]) if seat == s)
+                view, _ = decision_view(g, k, j)
+                ev = evaluate(view, samples, random.Random(f"{i}/{k}/{j}"))
+                best = int(ev.actions[ev.best].tricks)  # type: ignore[attr-defined]
+                ls = max(16, samples // 3)
+                a = _luck(start, k, s, best, hr.bids, hr.order, ls, "seed-a")
+                b = _luck(start, k, s, best, hr.bids, hr.order, ls, "seed-b")
+                diffs.append(a - b)
+                per_game[(i, s)] = per_game.get((i, s), 0) + a - b
+        print(f"luck spread, game {i}: {len(diffs)} seat-hands so far", file=sys.stderr, flush=True)
+    return {"seat_hands": len(diffs), "differ": sum(1 for d in diffs if d),
+            "mean_abs_per_hand": statistics.fmean(abs(d) for d in diffs),
+            "sd_per_hand_one_replay": statistics.pstdev(diffs) / math.sqrt(2),
+            "sd_per_game_one_replay": statistics.pstdev(per_game.values()) / math.sqrt(2),
+            "seat_games": len(per_game)}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -144,7 +175,12 @@ def main(argv=None) -> int:
     p.add_argument("--log", required=True, action="append",
                    help="JSON Lines log, one line per game (resumed when it exists); --report may name several")
     p.add_argument("--report", action="store_true", help="summarise the log and stop")
+    p.add_argument("--luck-spread", type=int, default=0, metavar="GAMES",
+                   help="instead: replay each seat's luck with two seeds over this many games")
     args = p.parse_args(argv)
+    if args.luck_spread:
+        print(json.dumps(luck_spread(args.luck_spread, args.players, args.samples), indent=1))
+        return 0
     lines = []
     for log in args.log:
         if not os.path.exists(log):

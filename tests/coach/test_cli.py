@@ -31,6 +31,8 @@ def test_analyze_a_record_writes_the_annotated_record_and_the_page(tmp_path, cap
     assert a is not None and a.settings["samples"] == 10
     assert page.read_text().startswith("<!DOCTYPE html>")
     assert "game.analysis.json" in err and "page.html" in err
+    # Other readers of records take the annotated record as it is.
+    assert main(["verify", str(tmp_path / "game.analysis.json")]) == 0
 
 
 def test_the_same_file_and_seed_give_the_same_annotations(tmp_path):
