@@ -10,10 +10,12 @@ its default settings.  Then:
    analysis called best above the action taken.  Reported: agreements / flagged
    decisions, with a Wilson 95% interval.
 2. **Luck + skill.** For every seat of every game: its score against the table's
-   average, against its luck (what the analysis bot scored with its cards) and its
-   points lost, both against the table's average.  Reported: the least-squares fit
-   ``score - avg = a * (luck - avg) - b * (lost - avg)``, its R^2 and residual
-   spread, and how much luck alone and ``luck - lost`` with a = b = 1 explain.
+   average, against its luck (what the analysis bot scored with its cards in a replay of
+   the deal) or its cards (the expected score of its best bids, from its own information)
+   and its points lost, each against the table's average.  Reported: the least-squares fit
+   ``score - avg = a * (luck - avg) - b * (lost - avg)`` (and the same with cards), its
+   R^2 and residual spread, the correlations, and how much ``luck - lost`` with a = b = 1
+   explains.  ``--top 0`` runs only this part (no deep evaluations).
 
 The log is JSON Lines, one line per game, and a run resumes where it stopped:
 
@@ -70,8 +72,8 @@ def run_game(i: int, players: int, samples: int, deep: int, top: int) -> dict:
                         "action": d["action"], "best": d["best"], "loss": d["loss"], "loss_se": d["loss_se"],
                         "deep_loss": round(loss, 3), "deep_se": round(se, 3),
                         "deep_best": labels[ev.best], "agree": loss > 0})
-    seats = [{"score": s["score"], "luck": s.get("luck"), "lost": s["lost"], "lost_bid": s["lost_bid"],
-              "lost_play": s["lost_play"]} for s in a.seats]
+    seats = [{"score": s["score"], "luck": s.get("luck"), "cards": s.get("cards"), "fall": s.get("fall"),
+              "lost": s["lost"], "lost_bid": s["lost_bid"], "lost_play": s["lost_play"]} for s in a.seats]
     return {"game": i, "players": players, "samples": samples, "deep": deep, "seconds": round(secs, 2),
             "flagged": flagged, "seats": seats}
 
@@ -117,7 +119,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _fit(rows: list[tuple[float, float, float]]) -> dict:
-    """Least squares y = a*x1 + b*x2 (no intercept: every variable is centred per table)."""
+    """Least squares y = a*x1 + b*x2 (no intercept: every variable is centred per table), its R^2,
+    and the R^2 of x1 alone (fitted) and of x1 + x2 with a = b = 1."""
     sxx = sum(x1 * x1 for _, x1, _ in rows)
     syy2 = sum(x2 * x2 for _, _, x2 in rows)
     sx12 = sum(x1 * x2 for _, x1, x2 in rows)
@@ -133,10 +136,14 @@ def _fit(rows: list[tuple[float, float, float]]) -> dict:
     def r2(pred):
         return 1 - sum((y - p) ** 2 for (y, _, _), p in zip(rows, pred)) / sst
 
-    return {"a_luck": a, "b_lost": -b, "r2": 1 - sse / sst, "residual_sd": math.sqrt(sse / max(1, len(rows) - 2)),
-            "score_sd": math.sqrt(sst / len(rows)),
-            "r2_luck_only": r2([x1 * sy1 / sxx for _, x1, _ in rows]),
-            "r2_luck_minus_lost": r2([x1 + x2 for _, x1, x2 in rows])}
+    def corr(i):
+        xs = [r[i] for r in rows]
+        return sum(r[0] * x for r, x in zip(rows, xs)) / math.sqrt(sst * sum(x * x for x in xs))
+
+    return {"a": a, "b": b, "r2": 1 - sse / sst, "residual_sd": math.sqrt(sse / max(1, len(rows) - 2)),
+            "score_sd": math.sqrt(sst / len(rows)), "corr_first": corr(1), "corr_second": corr(2),
+            "r2_first_only": r2([x1 * sy1 / sxx for _, x1, _ in rows]),
+            "r2_sum": r2([x1 + x2 for _, x1, x2 in rows])}
 
 
 def report(lines: list[dict]) -> dict:
@@ -144,21 +151,29 @@ def report(lines: list[dict]) -> dict:
     k = sum(f["agree"] for f in flagged)
     lo, hi = wilson(k, len(flagged))
     same_best = sum(f["deep_best"] == f["best"] for f in flagged)
-    rows = []
-    for ln in lines:
-        seats = ln["seats"]
-        n = len(seats)
-        ms = sum(s["score"] for s in seats) / n
-        ml = sum(s["luck"] for s in seats) / n
-        mo = sum(s["lost"] for s in seats) / n
-        rows += [(s["score"] - ms, s["luck"] - ml, -(s["lost"] - mo)) for s in seats]
+    def centred(key: str) -> list[list[float]]:
+        out = []
+        for ln in lines:
+            vals = [float(s[key]) for s in ln["seats"]]
+            m = sum(vals) / len(vals)
+            out.append([v - m for v in vals])
+        return out
+
+    have_cards = all(s.get("cards") is not None for ln in lines for s in ln["seats"])
+    score, luck, lost = centred("score"), centred("luck"), centred("lost")
+    cards = centred("cards") if have_cards else None
+    rows = [(y, x, -o) for ys, xs, os_ in zip(score, luck, lost) for y, x, o in zip(ys, xs, os_)]
     out = {"games": len(lines), "flagged": len(flagged), "agree": k, "agreement": k / len(flagged) if flagged else None,
            "ci95": [lo, hi], "deep_best_same": same_best,
            "by_kind": {kind: [sum(f["agree"] for f in flagged if f["kind"] == kind),
                               sum(1 for f in flagged if f["kind"] == kind)] for kind in ("bid", "play")},
            "analysis_seconds_mean": statistics.fmean(ln["seconds"] for ln in lines) if lines else None}
     if len(rows) > 3:
-        out["luck_skill"] = _fit(rows)
+        # score - avg = a * (luck - avg) + b * (-(lost - avg)); a = b = 1 would be an exact split
+        out["luck_and_lost"] = _fit(rows)
+        if cards is not None:
+            out["cards_and_lost"] = _fit([(y, x, -o) for ys, xs, os_ in zip(score, cards, lost)
+                                          for y, x, o in zip(ys, xs, os_)])
         out["seat_games"] = len(rows)
     return out
 

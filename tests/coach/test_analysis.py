@@ -143,14 +143,24 @@ def _check(game: Game, a: GameAnalysis) -> None:
                 named = {d["action"], d["best"]} | {v["action"] for v in d["values"]}
                 assert named <= own
     for h in a.hands:
+        bidders = {d["seat"] for d in h["decisions"] if d["kind"] == "bid"}
         for r in h["seats"]:
+            assert ("cards" in r) == (r["seat"] in bidders)
             if "luck" in r:
                 assert r["skill"] == r["score"] - r["luck"]
+            if "score" in r:
+                # score = cards - points lost + fall, hand by hand
+                assert r["score"] == pytest.approx(r["cards"] - r["lost_bid"] - r["lost_play"] + r["fall"], abs=3e-3)
+                bid = next(d for d in h["decisions"] if d["kind"] == "bid" and d["seat"] == r["seat"])
+                if not bid.get("forced"):
+                    assert r["cards"] == max(v["mean"] for v in bid["values"])
     for s, row in enumerate(a.seats):
         assert row["lost"] == pytest.approx(row["lost_bid"] + row["lost_play"], abs=2e-3)
         assert row["score"] == sum(h.scores[s] for h in game.past_hands)
         assert row["mistakes"] == sum(1 for _, d in a.decisions(s) if d["mistake"])
         assert len(row["top"]) <= 5
+        if game.is_over:
+            assert row["score"] == pytest.approx(row["cards"] - row["lost"] + row["fall"], abs=0.05)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -34,7 +34,7 @@ from ..game import Game
 from ..records import parse_record
 from ..state import OVER
 from ..bots.heuristic import HeuristicBot
-from .evaluate import Z95, Evaluation, evaluate, evaluate_play
+from .evaluate import Z95, Evaluation, evaluate, evaluate_bid, evaluate_play
 
 __all__ = ["GameAnalysis", "analyze_game", "annotate", "ANALYSIS_FORMAT", "ANALYSIS_VERSION",
            "DEFAULT_SAMPLES", "MIN_LOSS", "describe_mistake", "analysis_of", "decision_view"]
@@ -202,9 +202,17 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
     start = g.copy()
     n = game.players
     decisions = []
+    cards: dict[int, tuple[float, float]] = {}
     for i, (seat, action) in enumerate(actions[k]):
         view = g.view(seat)
-        ev = evaluate(view, samples, random.Random(f"{seed}/{k}/{i}"))
+        rng = random.Random(f"{seed}/{k}/{i}")
+        ev = evaluate(view, samples, rng)
+        if ev.kind == "bid":
+            if ev.exact:       # a forced bid: sampled only for what the cards are worth
+                ev2 = evaluate_bid(view, samples, rng, sample_forced=True)
+                cards[seat] = (ev2.mean[0], ev2.se[0])
+            else:
+                cards[seat] = (ev.mean[ev.best], ev.se[ev.best])
         decisions.append(_decision(view, ev, action, i, min_loss))
         g.apply(action, seat)
         if progress is not None:
@@ -220,10 +228,15 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             row[f"lost_{kind}"] = _r(sum(d["loss"] for d in ds))
             row[f"lost_{kind}_se"] = _r(math.sqrt(sum(d["loss_se"] ** 2 for d in ds)))
         row["mistakes"] = sum(1 for d in mine if d["mistake"])
+        if s in cards:
+            row["cards"] = _r(cards[s][0])
+            row["cards_se"] = _r(cards[s][1])
         if hr is not None:
             row["bid"] = hr.bids[s]
             row["won"] = hr.tricks_won[s]
             row["score"] = hr.scores[s]
+            if "cards" in row:
+                row["fall"] = _r(row["score"] - row["cards"] + row["lost_bid"] + row["lost_play"])
             if luck_samples is None or luck_samples > 0:
                 bid_d = next(d for d in mine if d["kind"] == "bid")
                 ls = luck_samples if luck_samples is not None else max(16, samples // 3)
@@ -313,6 +326,10 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
         out["mistakes"] = sum(r["mistakes"] for r in rows)
         out["decisions"] = sum(1 for h in hands for d in h["decisions"] if d["seat"] == s)
         out["score"] = sum(r["score"] for r in done)
+        if done and all("cards" in r for r in done):
+            out["cards"] = _r(sum(r["cards"] for r in done))
+            out["cards_se"] = _r(math.sqrt(sum(r["cards_se"] ** 2 for r in done)))
+            out["fall"] = _r(sum(r["fall"] for r in done))
         if done and all("luck" in r for r in done):
             out["luck"] = sum(r["luck"] for r in done)
             out["skill"] = out["score"] - out["luck"]

@@ -194,16 +194,17 @@ def evaluate_play(view: View, samples: int, rng: random.Random) -> Evaluation:
     return _finish("play", legal, weights, returns)
 
 
-def evaluate_bid(view: View, samples: int, rng: random.Random) -> Evaluation:
+def evaluate_bid(view: View, samples: int, rng: random.Random, *, sample_forced: bool = False) -> Evaluation:
     """The expected hand score of each legal bid of ``view.seat`` and the distribution of
-    the tricks it then takes (see the module's notes).
+    the tricks it then takes (see the module's notes).  A single legal bid is not sampled
+    unless ``sample_forced`` (its value is still what the cards are worth).
 
     :raises ValueError: when the view is not a seat's turn to bid.
     """
     legal = list(view.legal_actions())
     if view.phase != "bid" or not legal:
         raise ValueError("evaluate_bid needs the view of a seat about to bid")
-    if len(legal) == 1:
+    if len(legal) == 1 and not sample_forced:
         return _forced(view, legal[0])
     rules = view.rules
     n = view.players

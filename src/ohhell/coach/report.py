@@ -31,6 +31,8 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
         rows.append({
             "seat": f"{seat + 1} {a.players[seat]}",
             "score": str(s["score"]),
+            "cards": f"{s['cards']:.1f} {_pm(s['cards_se'])}" if "cards" in s else "-",
+            "fall": f"{s['fall']:+.1f}" if "fall" in s else "-",
             "luck": str(s["luck"]) if "luck" in s else "-",
             "skill": f"{s['skill']:+d}" if "skill" in s else "-",
             "lost_bid": f"{s['lost_bid']:.1f} {_pm(s['lost_bid_se'])}",
@@ -41,13 +43,16 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
     return rows
 
 
-_HEAD = {"seat": "seat", "score": "score", "luck": "luck", "skill": "skill", "lost_bid": "lost bidding",
-         "lost_play": "lost playing", "lost": "lost in all", "mistakes": "mistakes"}
+_HEAD = {"seat": "seat", "score": "score", "cards": "cards", "lost_bid": "lost bidding",
+         "lost_play": "lost playing", "lost": "lost in all", "fall": "fall", "luck": "luck", "skill": "skill",
+         "mistakes": "mistakes"}
 
-_NOTE = ("luck: what the analysis bot scored with the seat's cards (same deal, same bids of the others); "
-         "skill = score - luck. Points lost are expected points against the best action, from the seat's "
-         "own information; ± is a 95% interval (sampling). A mistake is a loss of at least {min} point "
-         "whose interval lies above zero.")
+_NOTE = ("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
+         "the best bid, from the seat's own information). lost: expected points lost against the best "
+         "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
+         "luck: what the analysis bot scored with the same cards in a replay of the real deal; "
+         "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
+         "point whose interval lies above zero.")
 
 
 def _hand_rows(a: GameAnalysis) -> list[list[str]]:
@@ -285,11 +290,12 @@ def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
     for r in summary_rows(a):
         parts.append("<tr>" + "".join(f"<td>{_e(r[k])}</td>" for k in _HEAD) + "</tr>")
     parts.append("</table>")
-    parts.append(_bar_chart(names, [("luck", "#8fb8de", [float(s.get("luck", 0)) for s in a.seats]),
+    parts.append(_bar_chart(names, [("cards", "#b7d7a8", [float(s.get("cards", 0)) for s in a.seats]),
+                                    ("luck", "#8fb8de", [float(s.get("luck", 0)) for s in a.seats]),
                                     ("score", "#2b6cb0", [float(s["score"]) for s in a.seats]),
                                     ("lost bidding", "#f4a261", [s["lost_bid"] for s in a.seats]),
                                     ("lost playing", "#e76f51", [s["lost_play"] for s in a.seats])],
-                            "Cards (luck), score and points lost, by seat"))
+                            "Cards, luck, score and points lost, by seat"))
     if done:
         parts.append(_line_chart(series, xl, "Running total: score (solid) and luck (dashed)"))
     parts.append(_bar_chart([str(h["hand"] + 1) for h in a.hands],
