@@ -6,11 +6,13 @@ each card is evaluated from the deciding seat's view only
 the best of them, and the **expected points lost** by the action taken (the
 best action's expected score minus the taken one's, with its standard error).
 Per hand and per game it adds up each seat's points lost in bidding and in
-play, and its **luck**: the score the analysis bot makes in that seat from
-the same deal (bidding the analysis's best bid, then playing each card by the
-analysis, the other seats keeping their bids and playing the heuristic's
-cards), so that ``score = luck + skill`` splits what a seat scored into what
-its cards were worth and what it made of them.
+play, and splits its score exactly as ``score = cards - lost + fall``: **cards**
+is what the hand was worth as dealt (the expected score of the best bid, from
+the seat's own information), **fall** how the unseen cards and the others' play
+fell.  **Luck** is the other view, from the real deal: the score the analysis
+bot makes in that seat (bidding the analysis's best bid, then playing each card
+by the analysis, the other seats keeping their bids and playing the heuristic's
+cards), with ``skill = score - luck``.
 
 The result is plain data (:class:`GameAnalysis`, ``to_dict`` is JSON), and
 :func:`annotate` adds it to the record as its ``analysis`` field, which
@@ -271,7 +273,8 @@ class GameAnalysis:
       ``values``, each legal action's ``mean`` and ``se``; for a bid ``tricks``, by bid, the
       probability of each number of tricks; ``forced`` for a single legal action) and
       ``seats`` (``lost_bid``, ``lost_play`` with their ``_se``, ``mistakes``, and for a
-      finished hand ``bid``, ``won``, ``score``, ``luck``, ``skill``);
+      seat that bid ``cards`` and ``cards_se``, and for a finished hand ``bid``, ``won``,
+      ``score``, ``fall``, ``luck``, ``skill``);
     * ``seats[s]``: the game's totals of the same, and ``top``: the largest mistakes, in words.
     """
 
@@ -351,7 +354,7 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
     :param seed: the analysis's seed: the same record, samples and seed give the same result.
     :param jobs: processes to analyse hands in parallel (each hand is independent).
     :param progress: called as ``progress(done, total)`` in decisions, as the work advances.
-    :param luck: work out each seat's luck (costs about a third more).
+    :param luck: work out each seat's luck (the replays cost about a tenth more).
     :param luck_samples: sampled deals per card of the luck replays (default ``samples // 3``).
     :param min_loss: the smallest loss, in points, flagged as a mistake (it must also be
         significant: its 95% interval above zero).
