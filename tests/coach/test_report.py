@@ -51,6 +51,7 @@ def test_the_page_is_standalone_and_escapes_every_name(analysis):
     assert "&lt;script&gt;" in page
     assert not re.search(r'(src|href)\s*=\s*"?(https?:)?//', page)   # no external asset
     assert page.count("<svg") == 3
+    assert "tricks taken: " in page              # each bid with its trick distribution
 
 
 def test_the_page_renders_in_a_browser(analysis, browser, tmp_path):

@@ -255,8 +255,3 @@ def evaluate(view: View, samples: int, rng: random.Random) -> Evaluation:
     if view.phase == "bid":
         return evaluate_bid(view, samples, rng)
     return evaluate_play(view, samples, rng)
-
-
-def bid_action(tricks: int) -> Action:
-    """The bid action of ``tricks`` (a small convenience for callers)."""
-    return BIDS[tricks]

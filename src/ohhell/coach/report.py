@@ -253,7 +253,12 @@ def _values_text(d: dict) -> str:
     if d.get("forced"):
         return "the only legal action"
     vals = sorted(d["values"], key=lambda v: -v["mean"])
-    return ", ".join(f"{v['action']}: {v['mean']:.1f} ± {Z95 * v['se']:.1f}" for v in vals)
+    text = ", ".join(f"{v['action']}: {v['mean']:.1f} ± {Z95 * v['se']:.1f}" for v in vals)
+    probs = (d.get("tricks") or {}).get(str(d["action"]))
+    if probs:
+        text += f"; after bidding {d['action']}, tricks taken: " + ", ".join(
+            f"{t}: {100 * p:.0f}%" for t, p in enumerate(probs) if p >= 0.005)
+    return text
 
 
 def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
