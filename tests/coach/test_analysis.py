@@ -79,6 +79,22 @@ def test_jobs_and_progress_do_not_change_the_analysis():
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
+def test_several_luck_replays_give_luck_an_interval():
+    g = small_game()
+    one = analyze_game(g, samples=12, seed=4)
+    three = analyze_game(g, samples=12, seed=4, luck_replays=3)
+    assert one.hands[0]["decisions"] == three.hands[0]["decisions"]    # luck changes nothing else
+    for h in three.hands:
+        for r in h["seats"]:
+            assert r["luck_se"] >= 0 and r["skill"] == pytest.approx(r["score"] - r["luck"], abs=2e-3)
+    for s in three.seats:
+        assert s["luck_se"] >= 0 and s["luck"] == pytest.approx(sum(h["seats"][s["seat"]]["luck"]
+                                                                     for h in three.hands), abs=0.01)
+    assert "luck_se" not in one.seats[0]
+    with pytest.raises(ValueError, match="luck_replays"):
+        analyze_game(g, luck_replays=0)
+
+
 def test_another_seed_is_another_sample():
     g = small_game()
     assert analyze_game(g, samples=12, seed=1).hands != analyze_game(g, samples=12, seed=2).hands

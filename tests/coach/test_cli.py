@@ -99,3 +99,15 @@ def test_an_unwritable_output_is_a_clear_error(tmp_path, capsys):
     assert main(["analyze", str(path), "--samples", "4", "-o", str(tmp_path),
                  "--quiet"]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_luck_replays_put_an_interval_on_luck(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_game().record()))
+    assert main(["analyze", str(path), "--samples", "6", "--luck-replays", "3", "-o", "-", "--quiet"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["analysis"]["settings"]["luck_replays"] == 3
+    assert all("luck_se" in s for s in rec["analysis"]["seats"])
+    with pytest.raises(SystemExit) as exit_:          # argparse refuses it, with the usage
+        main(["analyze", str(path), "--luck-replays", "0", "--quiet"])
+    assert exit_.value.code == 2 and "must be at least 1, not 0" in capsys.readouterr().err

@@ -168,7 +168,7 @@ def _nearest_bid(g: Game, seat: int, want: int) -> Action:
 
 
 def _luck(start: Game, k: int, seat: int, best_bid: int, bids: "tuple[int, ...]", order, samples: int,
-          seed: "int | str") -> int:
+          seed: "int | str", replay: int = 0) -> int:
     """The score the analysis bot makes in ``seat`` from hand ``k``'s real deal: it bids
     ``best_bid`` (the analysis's best bid), every other seat keeps its bid (the nearest legal
     one, should the hook now forbid it), and it plays each card as the analysis rates best,
@@ -177,7 +177,7 @@ def _luck(start: Game, k: int, seat: int, best_bid: int, bids: "tuple[int, ...]"
     for s in order:
         g.apply(_nearest_bid(g, s, best_bid if s == seat else bids[s]), s)
     others = HeuristicBot()
-    rng = random.Random(f"{seed}/{k}/luck/{seat}")
+    rng = random.Random(f"{seed}/{k}/luck/{seat}" + (f"/{replay}" if replay else ""))
     while g.hand_index == k and g.phase != OVER:
         p = g.to_act
         assert p is not None
@@ -192,7 +192,7 @@ def _luck(start: Game, k: int, seat: int, best_bid: int, bids: "tuple[int, ...]"
 
 
 def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: "int | str" = 0,
-                 luck_samples: "int | None" = None, min_loss: float = MIN_LOSS,
+                 luck_samples: "int | None" = None, min_loss: float = MIN_LOSS, luck_replays: int = 1,
                  progress: "Callable[[], None] | None" = None) -> dict:
     """The analysis of hand ``k`` (0-based) of ``record`` as a dict (see :class:`GameAnalysis`).
 
@@ -242,8 +242,17 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             if luck_samples is None or luck_samples > 0:
                 bid_d = next(d for d in mine if d["kind"] == "bid")
                 ls = luck_samples if luck_samples is not None else max(16, samples // 3)
-                row["luck"] = _luck(start, k, s, int(bid_d["best"]), hr.bids, hr.order, ls, seed)
-                row["skill"] = row["score"] - row["luck"]
+                lucks = [_luck(start, k, s, int(bid_d["best"]), hr.bids, hr.order, ls, seed, r)
+                         for r in range(luck_replays)]
+                if luck_replays == 1:
+                    row["luck"] = lucks[0]
+                    row["skill"] = row["score"] - row["luck"]
+                else:
+                    m = sum(lucks) / luck_replays
+                    var = sum((x - m) ** 2 for x in lucks) / (luck_replays - 1)
+                    row["luck"] = _r(m)
+                    row["luck_se"] = _r(math.sqrt(var / luck_replays))
+                    row["skill"] = _r(row["score"] - m)
         seats.append(row)
     out: dict[str, Any] = {"hand": k, "hand_size": g.past_hands[k].hand_size if finished else game.hand_size,
                            "finished": finished, "decisions": decisions, "seats": seats}
@@ -334,8 +343,12 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
             out["cards_se"] = _r(math.sqrt(sum(r["cards_se"] ** 2 for r in done)))
             out["fall"] = _r(sum(r["fall"] for r in done))
         if done and all("luck" in r for r in done):
-            out["luck"] = sum(r["luck"] for r in done)
+            out["luck"] = _r(sum(r["luck"] for r in done)) if any("luck_se" in r for r in done) \
+                else sum(r["luck"] for r in done)
             out["skill"] = out["score"] - out["luck"]
+            if all("luck_se" in r for r in done):
+                out["skill"] = _r(out["skill"])
+                out["luck_se"] = _r(math.sqrt(sum(r["luck_se"] ** 2 for r in done)))
         ms = [(h, d) for h in hands for d in h["decisions"] if d["seat"] == s and d["mistake"]]
         ms.sort(key=lambda hd: (-hd[1]["loss"], hd[0]["hand"], hd[1]["index"]))
         out["top"] = [{"hand": h["hand"], "index": d["index"], "text": describe_mistake(h, d)}
@@ -347,7 +360,7 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
 def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_SAMPLES,
                  seed: "int | str" = 0, jobs: int = 1, progress: "Progress | None" = None,
                  luck: bool = True, luck_samples: "int | None" = None, min_loss: float = MIN_LOSS,
-                 top: int = 5) -> GameAnalysis:
+                 top: int = 5, luck_replays: int = 1) -> GameAnalysis:
     """Analyse every decision of a game (a record as a dict or JSON text, or a :class:`~ohhell.Game`).
 
     :param samples: sampled deals per decision (more: smaller errors, slower).
@@ -356,6 +369,9 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
     :param progress: called as ``progress(done, total)`` in decisions, as the work advances.
     :param luck: work out each seat's luck (the replays cost about a tenth more).
     :param luck_samples: sampled deals per card of the luck replays (default ``samples // 3``).
+    :param luck_replays: replays per seat and hand, averaged; with 2 or more each luck has a
+        standard error (``luck_se``).  One replay's own sampling moves a game's luck by about
+        13 points (standard deviation, BENCHMARKS.md), so one replay is a rough figure.
     :param min_loss: the smallest loss, in points, flagged as a mistake (it must also be
         significant: its 95% interval above zero).
     :param top: how many mistakes per seat to put in words.
@@ -373,13 +389,15 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
         raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    if isinstance(luck_replays, bool) or not isinstance(luck_replays, int) or luck_replays < 1:
+        raise ValueError(f"luck_replays must be a whole number of at least 1, not {luck_replays!r}")
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise ValueError(f"seed must be a number or text, not {seed!r}")
     rec, game = _load(source)
     actions = _hands_actions(game)
     total = sum(len(a) for a in actions)
     ls = 0 if not luck else luck_samples
-    kw = dict(samples=samples, seed=seed, luck_samples=ls, min_loss=min_loss)
+    kw = dict(samples=samples, seed=seed, luck_samples=ls, min_loss=min_loss, luck_replays=luck_replays)
     hands: list["dict | None"] = [None] * len(actions)
     done = 0
     if progress is not None:
@@ -405,7 +423,7 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
     hs = [h for h in hands if h is not None]
     settings = {"method": METHOD, "samples": samples, "seed": seed,
                 "luck_samples": (ls if ls is not None else max(16, samples // 3)) if luck else 0,
-                "min_loss": min_loss, "confidence": 0.95}
+                "luck_replays": luck_replays if luck else 0, "min_loss": min_loss, "confidence": 0.95}
     return GameAnalysis(list(game.names), settings, hs, _summarise(hs, game.players, top))
 
 

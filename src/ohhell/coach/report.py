@@ -33,8 +33,8 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
             "score": str(s["score"]),
             "cards": f"{s['cards']:.1f} {_pm(s['cards_se'])}" if "cards" in s else "-",
             "fall": f"{s['fall']:+.1f}" if "fall" in s else "-",
-            "luck": str(s["luck"]) if "luck" in s else "-",
-            "skill": f"{s['skill']:+d}" if "skill" in s else "-",
+            "luck": (f"{s['luck']:.1f} {_pm(s['luck_se'])}" if "luck_se" in s else str(s["luck"])) if "luck" in s else "-",
+            "skill": f"{s['skill']:+g}" if "skill" in s else "-",
             "lost_bid": f"{s['lost_bid']:.1f} {_pm(s['lost_bid_se'])}",
             "lost_play": f"{s['lost_play']:.1f} {_pm(s['lost_play_se'])}",
             "lost": f"{s['lost']:.1f} {_pm(s['lost_se'])}",
@@ -50,7 +50,8 @@ _HEAD = {"seat": "seat", "score": "score", "cards": "cards", "lost_bid": "lost b
 _NOTE = ("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
-         "luck: what the analysis bot scored with the same cards in a replay of the real deal; "
+         "luck: what the analysis bot scored with the same cards in a replay of the real deal "
+         "(one replay is a rough figure: --luck-replays N averages N, with an interval); "
          "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
          "point whose interval lies above zero.")
 
