@@ -24,6 +24,7 @@ COMMANDS = {
     "score": "ohhell.cli.score",
     "serve": "ohhell.cli.serve",
     "verify": "ohhell.cli.verify",
+    "analyze": "ohhell.cli.analyze",
     "export": "ohhell.cli.export",
     "import": "ohhell.cli.importer",
     "admin": "ohhell.cli.admin",

@@ -1,0 +1,257 @@
+"""One decision, evaluated from the deciding seat's view: the expected score of every legal action.
+
+The evaluation is flat Monte Carlo over the seat's information set, the same
+machinery the ``expert`` bot searches with:
+
+1. ``samples`` deals of the hidden cards are drawn from the core sampler
+   (:class:`ohhell.sampling.HandSampler`: exactly uniform over the deals
+   consistent with what the seat has seen, never breaking a shown void), each
+   weighted by how well it explains the bids already made
+   (:func:`ohhell.sampling.bid_likelihood`);
+2. in every sampled deal, every legal action is taken and the hand is played
+   out with every seat on the heuristic policy (:func:`ohhell.bots.policy.heuristic_playout`,
+   which plays each seat from its own cards and the cards seen); for a bid,
+   the seats still to bid bid as the heuristic values their sampled hands
+   (a hooked dealer avoids the forbidden bid);
+3. an action's value is the weighted mean of the seat's hand score over the
+   deals, with its standard error from the per-deal returns.  Every action is
+   evaluated on the *same* deals, so the difference between two actions (the
+   points lost) has a much smaller error than either value (common random
+   numbers), and that error is computed from the per-deal differences.
+
+Only the view is read: the real hidden cards never enter an evaluation.
+Everything is drawn from the ``rng`` passed in, so a seeded evaluation is
+reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..actions import BIDS, Action
+from ..fast import HandState
+from ..sampling import HandSampler, bid_likelihood, card_win_chances
+from ..scoring import hand_score
+from ..tricks import hook_bid
+from ..view import View
+from ..bots.heuristic import trick_distribution
+from ..bots.policy import heuristic_playout, sure_tricks
+
+__all__ = ["Evaluation", "evaluate", "evaluate_bid", "evaluate_play", "model_bid", "Z95"]
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959964
+
+
+@dataclass
+class Evaluation:
+    """The expected score of each legal action of one decision, from the deciding seat's view.
+
+    ``actions`` lists the legal actions (in the core's order), ``mean[i]`` and
+    ``se[i]`` the expected hand score of ``actions[i]`` and its standard error,
+    ``returns[d][i]`` the score of action ``i`` in sampled deal ``d`` with
+    ``weights[d]`` that deal's weight, and for a bid ``tricks[i][t]`` the
+    probability of taking ``t`` tricks after bidding ``actions[i]``.
+    ``exact`` marks a decision with one legal action (nothing to estimate).
+    """
+
+    kind: str
+    actions: list[Action]
+    mean: list[float]
+    se: list[float]
+    weights: list[float] = field(default_factory=list)
+    returns: list[list[float]] = field(default_factory=list)
+    tricks: "list[list[float]] | None" = None
+    exact: bool = False
+
+    @property
+    def best(self) -> int:
+        """The index of the action with the highest expected score (ties: the first)."""
+        return max(range(len(self.actions)), key=lambda i: (self.mean[i], -i))
+
+    @property
+    def deals(self) -> int:
+        """How many sampled deals the estimates rest on."""
+        return len(self.weights)
+
+    @property
+    def effective_deals(self) -> float:
+        """The effective sample size of the weighted deals (``(sum w)^2 / sum w^2``)."""
+        s = sum(self.weights)
+        s2 = sum(w * w for w in self.weights)
+        return s * s / s2 if s2 > 0 else 0.0
+
+    def index(self, action: Action) -> int:
+        """The position of ``action`` among :attr:`actions`.
+
+        :raises ValueError: for an action that was not legal here.
+        """
+        for i, a in enumerate(self.actions):
+            if a == action:
+                return i
+        raise ValueError(f"{action} was not a legal action of this decision")
+
+    def loss(self, taken: int, best: "int | None" = None) -> tuple[float, float]:
+        """The expected points lost by taking action ``taken`` instead of ``best``
+        (default: :attr:`best`) and its standard error, from the paired per-deal returns."""
+        if best is None:
+            best = self.best
+        if taken == best or self.exact or not self.weights:
+            return 0.0, 0.0
+        diffs = [r[best] - r[taken] for r in self.returns]
+        m, se = _weighted_mean_se(diffs, self.weights)
+        return m, se
+
+
+def _weighted_mean_se(xs: Sequence[float], ws: Sequence[float]) -> tuple[float, float]:
+    """A self-normalised weighted mean and its standard error."""
+    wsum = sum(ws)
+    if wsum <= 0:
+        return 0.0, 0.0
+    m = sum(w * x for w, x in zip(ws, xs)) / wsum
+    var = sum(w * w * (x - m) ** 2 for w, x in zip(ws, xs)) / (wsum * wsum)
+    n = len(xs)
+    if n > 1:
+        var *= n / (n - 1)       # the small-sample correction of the unweighted case
+    return m, math.sqrt(var)
+
+
+def _finish(kind: str, actions: list, weights: list[float], returns: list[list[float]],
+            tricks: "list[list[float]] | None" = None) -> Evaluation:
+    k = len(actions)
+    mean, se = [], []
+    for i in range(k):
+        m, s = _weighted_mean_se([r[i] for r in returns], weights)
+        mean.append(m)
+        se.append(s)
+    return Evaluation(kind, actions, mean, se, weights, returns, tricks)
+
+
+def _forced(view: View, action: Action) -> Evaluation:
+    """A decision with one legal action: nothing to choose, nothing lost (no sampling)."""
+    return Evaluation("bid" if view.phase == "bid" else "play", [action], [0.0], [0.0], exact=True)
+
+
+def model_bid(hand: int, trump: int, players: int, hand_size: int, trump_card: int,
+              allowed: Sequence[int], rules) -> int:
+    """How a seat still to bid is modelled: the allowed bid with the best expected score
+    under the heuristic's trick distribution of ``hand``, never below its sure tricks
+    (the expert's model of the seats after it)."""
+    dist = trick_distribution([p for _, p in card_win_chances(hand, trump, players, hand_size, trump_card)])
+    sure = sure_tricks(hand, trump, trump_card)
+    best, best_v = allowed[0], -1e18
+    for b in allowed:
+        v = sum(dist[t] * hand_score(b, t, hand_size, rules) for t in range(hand_size + 1))
+        if b < sure:
+            v -= 100.0
+        if v > best_v:
+            best, best_v = b, v
+    return best
+
+
+def _deals(view: View, samples: int, rng: random.Random):
+    sampler = HandSampler(view, rng)
+    weighted = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
+    for _ in range(samples):
+        d = sampler.sample()
+        yield d.hands, (bid_likelihood(view, d.hands) if weighted else 1.0)
+
+
+def evaluate_play(view: View, samples: int, rng: random.Random) -> Evaluation:
+    """The expected hand score of each legal card of ``view.seat`` (see the module's notes).
+
+    :raises ValueError: when the view is not a seat's turn to play.
+    """
+    legal = list(view.legal_actions())
+    if view.phase != "play" or not legal:
+        raise ValueError("evaluate_play needs the view of a seat about to play a card")
+    if len(legal) == 1:
+        return _forced(view, legal[0])
+    rules = view.rules
+    me = view.seat
+    assert me is not None
+    h = view.hand_size
+    bid = view.bids[me]
+    gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
+    st_flag = rules.missed_bid_scores_tricks
+    cards = [int(a.card) for a in legal]
+    score = [hand_score(bid, t, h, rules) for t in range(h + 1)]
+    weights: list[float] = []
+    returns: list[list[float]] = []
+    for hands, w in _deals(view, samples, rng):
+        base = HandState.from_view(view, hands)
+        row = []
+        for c in cards:
+            s = base.copy()
+            s.play(c)
+            won = heuristic_playout(s, gone0, st_flag)
+            row.append(float(score[won[me]]))
+        weights.append(w)
+        returns.append(row)
+    return _finish("play", legal, weights, returns)
+
+
+def evaluate_bid(view: View, samples: int, rng: random.Random, *, sample_forced: bool = False) -> Evaluation:
+    """The expected hand score of each legal bid of ``view.seat`` and the distribution of
+    the tricks it then takes (see the module's notes).  A single legal bid is not sampled
+    unless ``sample_forced`` (its value is still what the cards are worth).
+
+    :raises ValueError: when the view is not a seat's turn to bid.
+    """
+    legal = list(view.legal_actions())
+    if view.phase != "bid" or not legal:
+        raise ValueError("evaluate_bid needs the view of a seat about to bid")
+    if len(legal) == 1 and not sample_forced:
+        return _forced(view, legal[0])
+    rules = view.rules
+    n = view.players
+    me = view.seat
+    assert me is not None
+    h = view.hand_size
+    trump = -1 if view.trump is None else view.trump
+    tc = -1 if view.trump_card is None else int(view.trump_card)
+    gone0 = 1 << tc if tc >= 0 else 0
+    st_flag = rules.missed_bid_scores_tricks
+    order = [(view.dealer + 1 + i) % n for i in range(n)]
+    leader = order[0]
+    pending = [s for s in order if s != me and view.bids[s] is None]
+    hook_dealer = rules.hook and view.dealer != me and view.dealer in pending
+    all_bids = list(range(h + 1))
+    bids_of = [int(a.tricks) for a in legal]
+    k = len(legal)
+    weights: list[float] = []
+    returns: list[list[float]] = []
+    tricks = [[0.0] * (h + 1) for _ in range(k)]
+    for hands, w in _deals(view, samples, rng):
+        base = list(view.bids)
+        for s in pending:
+            if not (hook_dealer and s == view.dealer):
+                base[s] = model_bid(hands[s], trump, n, h, tc, all_bids, rules)
+        row = []
+        for i, b in enumerate(bids_of):
+            bids = base[:]
+            bids[me] = b
+            if hook_dealer:
+                forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
+                bids[view.dealer] = model_bid(hands[view.dealer], trump, n, h, tc,
+                                              [x for x in all_bids if x != forbid], rules)
+            st = HandState(hands, view.trump, leader, hand_size=h, bids=bids, must_trump=rules.must_trump)
+            won = heuristic_playout(st, gone0, st_flag)
+            t = won[me]
+            tricks[i][t] += w
+            row.append(float(hand_score(b, t, h, rules)))
+        weights.append(w)
+        returns.append(row)
+    wsum = sum(weights) or 1.0
+    probs = [[x / wsum for x in tr] for tr in tricks]
+    return _finish("bid", legal, weights, returns, probs)
+
+
+def evaluate(view: View, samples: int, rng: random.Random) -> Evaluation:
+    """:func:`evaluate_bid` or :func:`evaluate_play`, whichever the view's phase calls for."""
+    if view.phase == "bid":
+        return evaluate_bid(view, samples, rng)
+    return evaluate_play(view, samples, rng)

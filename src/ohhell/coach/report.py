@@ -1,0 +1,338 @@
+"""An analysis for people: a table for the terminal and a standalone HTML page with charts.
+
+:func:`text_report` is plain text (what ``ohhell analyze`` prints without rich);
+:func:`rich_tables` the same as rich renderables; :func:`html_report` one page with
+its SVG charts inline and no external asset, every name and string escaped.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from .analysis import GameAnalysis
+from .evaluate import Z95
+
+__all__ = ["text_report", "rich_tables", "html_report", "summary_rows", "COLORS"]
+
+#: One colour per seat (charts and the HTML legend).
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")
+
+
+def _pm(se: float) -> str:
+    return f"± {Z95 * se:.1f}"
+
+
+def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
+    """One row per seat, as the table shows it (strings)."""
+    rows = []
+    for s in a.seats:
+        seat = s["seat"]
+        rows.append({
+            "seat": f"{seat + 1} {a.players[seat]}",
+            "score": str(s["score"]),
+            "cards": f"{s['cards']:.1f} {_pm(s['cards_se'])}" if "cards" in s else "-",
+            "fall": f"{s['fall']:+.1f}" if "fall" in s else "-",
+            "luck": (f"{s['luck']:.1f} {_pm(s['luck_se'])}" if "luck_se" in s else str(s["luck"])) if "luck" in s else "-",
+            "skill": f"{s['skill']:+g}" if "skill" in s else "-",
+            "lost_bid": f"{s['lost_bid']:.1f} {_pm(s['lost_bid_se'])}",
+            "lost_play": f"{s['lost_play']:.1f} {_pm(s['lost_play_se'])}",
+            "lost": f"{s['lost']:.1f} {_pm(s['lost_se'])}",
+            "mistakes": str(s["mistakes"]),
+        })
+    return rows
+
+
+_HEAD = {"seat": "seat", "score": "score", "cards": "cards", "lost_bid": "lost bidding",
+         "lost_play": "lost playing", "lost": "lost in all", "fall": "fall", "luck": "luck", "skill": "skill",
+         "mistakes": "mistakes"}
+
+_NOTE = ("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
+         "the best bid, from the seat's own information). lost: expected points lost against the best "
+         "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
+         "luck: what the analysis bot scored with the same cards in a replay of the real deal "
+         "(one replay is a rough figure: --luck-replays N averages N, with an interval); "
+         "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
+         "point whose interval lies above zero.")
+
+
+def _hand_rows(a: GameAnalysis) -> list[list[str]]:
+    rows = []
+    for h in a.hands:
+        row = [str(h["hand"] + 1), str(h["hand_size"])]
+        for r in h["seats"]:
+            if "score" in r:
+                cell = f"{r['bid']}/{r['won']} {r['score']:>3}"
+                if "luck" in r:
+                    cell += f" (luck {r['luck']})"
+            else:
+                cell = "unfinished"
+            cell += f" -{r['lost_bid'] + r['lost_play']:.1f}"
+            row.append(cell)
+        rows.append(row)
+    return rows
+
+
+def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
+    """The analysis as plain text: the seats' summary, the hands, the top mistakes."""
+    out = []
+    rows = summary_rows(a)
+    keys = list(_HEAD)
+    widths = {k: max(len(_HEAD[k]), *(len(r[k]) for r in rows)) for k in keys}
+    out.append("  ".join(_HEAD[k].ljust(widths[k]) for k in keys))
+    for r in rows:
+        out.append("  ".join(r[k].ljust(widths[k]) for k in keys))
+    out.append("")
+    out.append(_NOTE.format(min=a.settings.get("min_loss", 0.5)))
+    if hands:
+        out.append("")
+        head = ["hand", "cards"] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
+        body = _hand_rows(a)
+        w = [max(len(head[i]), *(len(r[i]) for r in body)) for i in range(len(head))]
+        out.append("  ".join(head[i].ljust(w[i]) for i in range(len(head))))
+        for line in body:
+            out.append("  ".join(line[i].ljust(w[i]) for i in range(len(head))))
+        out.append("(each seat: bid/won score (luck) -points lost)")
+    for s in a.seats:
+        out.append("")
+        name = f"Seat {s['seat'] + 1} {a.players[s['seat']]}"
+        if not s["top"]:
+            out.append(f"{name}: no significant mistake.")
+            continue
+        out.append(f"{name}, largest mistakes:")
+        out.extend(f"  {m['text']}" for m in s["top"])
+    return "\n".join(out) + "\n"
+
+
+def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
+    """The analysis as rich renderables (needs rich)."""
+    from rich.table import Table
+    from rich.text import Text
+    t = Table(title="Where the points went", title_justify="left")
+    for k in _HEAD:
+        t.add_column(_HEAD[k], justify="left" if k == "seat" else "right")
+    for r in summary_rows(a):
+        t.add_row(*[r[k] for k in _HEAD])
+    out: list = [t, Text(_NOTE.format(min=a.settings.get("min_loss", 0.5)), style="dim")]
+    if hands:
+        ht = Table(title="Hand by hand (bid/won score (luck) -points lost)", title_justify="left")
+        ht.add_column("hand", justify="right")
+        ht.add_column("cards", justify="right")
+        for s, p in enumerate(a.players):
+            ht.add_column(f"{s + 1} {p}", justify="right")
+        for row in _hand_rows(a):
+            ht.add_row(*row)
+        out.append(ht)
+    for seat in a.seats:
+        name = f"Seat {seat['seat'] + 1} {a.players[seat['seat']]}"
+        if not seat["top"]:
+            out.append(Text(f"{name}: no significant mistake."))
+            continue
+        out.append(Text(f"{name}, largest mistakes:", style="bold"))
+        for m in seat["top"]:
+            out.append(Text(f"  {m['text']}"))
+    return out
+
+
+# --- HTML ----------------------------------------------------------------------------------------
+
+def _e(x: object) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    """Round tick values covering ``lo..hi`` (steps of 1, 2 or 5 times a power of ten)."""
+    import math
+    span = max(1e-9, hi - lo)
+    raw = span / 4
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    out = []
+    v = start
+    while v <= hi + step * 1e-9:
+        out.append(v)
+        v += step
+    if out[-1] < hi:
+        out.append(out[-1] + step)
+    return out
+
+
+def _line_chart(series: list[tuple[str, str, list[float], bool]], xlabels: list[str], title: str,
+                width: int = 640, height: int = 260) -> str:
+    """An SVG line chart: ``series`` are (name, colour, values, dashed)."""
+    pad_l, pad_r, pad_t, pad_b = 44, 12, 28, 30
+    vals = [v for _, _, vs, _ in series for v in vs] or [0.0]
+    ticks = _ticks(min(0.0, min(vals)), max(1.0, max(vals)))
+    lo, hi = ticks[0], ticks[-1]
+    n = max(1, len(xlabels) - 1)
+    W, H = width - pad_l - pad_r, height - pad_t - pad_b
+
+    def X(i: int) -> float:
+        return pad_l + W * i / n
+
+    def Y(v: float) -> float:
+        return pad_t + H * (1 - (v - lo) / (hi - lo))
+
+    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+             f'<text x="{pad_l}" y="16" class="ct">{_e(title)}</text>']
+    for v in ticks:
+        y = Y(v)
+        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+    step = max(1, len(xlabels) // 13)
+    for i, lab in enumerate(xlabels):
+        if i % step == 0:
+            parts.append(f'<text x="{X(i):.1f}" y="{height - 10}" class="ax" text-anchor="middle">{_e(lab)}</text>')
+    for name, colour, vs, dashed in series:
+        pts = " ".join(f"{X(i):.1f},{Y(v):.1f}" for i, v in enumerate(vs))
+        dash = ' stroke-dasharray="5 4"' if dashed else ""
+        parts.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"{dash}>'
+                     f'<title>{_e(name)}</title></polyline>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _bar_chart(groups: list[str], series: list[tuple[str, str, list[float]]], title: str,
+               width: int = 640, height: int = 240) -> str:
+    """An SVG grouped bar chart: one group per label, one bar per series."""
+    pad_l, pad_r, pad_t, pad_b = 44, 12, 28, 40
+    vals = [v for _, _, vs in series for v in vs] or [0.0]
+    ticks = _ticks(min(0.0, min(vals)), max(1.0, max(vals)))
+    lo, hi = ticks[0], ticks[-1]
+    W, H = width - pad_l - pad_r, height - pad_t - pad_b
+    gw = W / max(1, len(groups))
+    bw = gw * 0.8 / max(1, len(series))
+
+    def Y(v: float) -> float:
+        return pad_t + H * (1 - (v - lo) / (hi - lo))
+
+    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+             f'<text x="{pad_l}" y="16" class="ct">{_e(title)}</text>']
+    for v in ticks:
+        y = Y(v)
+        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+    zero = Y(0.0)
+    for g, lab in enumerate(groups):
+        x0 = pad_l + g * gw + gw * 0.1
+        for j, (name, colour, vs) in enumerate(series):
+            v = vs[g]
+            y = min(Y(v), zero)
+            h = abs(Y(v) - zero)
+            parts.append(f'<rect x="{x0 + j * bw:.1f}" y="{y:.1f}" width="{bw * 0.92:.1f}" height="{h:.1f}" '
+                         f'fill="{colour}"><title>{_e(lab)}: {_e(name)} {v:.1f}</title></rect>')
+        parts.append(f'<text x="{x0 + gw * 0.4:.1f}" y="{height - 22}" class="ax" text-anchor="middle">'
+                     f'{_e(lab)}</text>')
+    lx = pad_l
+    for name, colour, _ in series:
+        parts.append(f'<rect x="{lx}" y="{height - 12}" width="10" height="10" fill="{colour}"/>'
+                     f'<text x="{lx + 14}" y="{height - 3}" class="ax">{_e(name)}</text>')
+        lx += 14 + 8 * len(name) + 16
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_CSS = """
+body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:980px;
+padding:0 1em;color:#222;background:#fff}
+h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.6em 0}td,th{padding:.25em .6em;border-bottom:1px solid #eee;
+text-align:right}th{background:#f6f6f6}td:first-child,th:first-child{text-align:left}
+.note{color:#555;font-size:.9em}.chart{width:100%;max-width:680px;height:auto;display:block;margin:.8em 0}
+.ct{font-weight:600;font-size:13px}.ax{font-size:11px;fill:#555}.grid{stroke:#e6e6e6}
+.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
+.mistake td{background:#fff2f0}details{margin:.3em 0}summary{cursor:pointer}
+.vals{font-size:.85em;color:#444;text-align:left}
+@media (prefers-color-scheme: dark){body{background:#16181b;color:#ddd}th{background:#24272b}
+td,th{border-color:#2c2f33}.ax{fill:#aaa}.grid{stroke:#2c2f33}.mistake td{background:#3a2420}
+.note,.vals{color:#aaa}}
+"""
+
+
+def _values_text(d: dict) -> str:
+    if d.get("forced"):
+        return "the only legal action"
+    vals = sorted(d["values"], key=lambda v: -v["mean"])
+    text = ", ".join(f"{v['action']}: {v['mean']:.1f} ± {Z95 * v['se']:.1f}" for v in vals)
+    probs = (d.get("tricks") or {}).get(str(d["action"]))
+    if probs:
+        text += f"; after bidding {d['action']}, tricks taken: " + ", ".join(
+            f"{t}: {100 * p:.0f}%" for t, p in enumerate(probs) if p >= 0.005)
+    return text
+
+
+def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
+    """The analysis as one standalone HTML page (inline SVG charts, no external asset)."""
+    n = len(a.players)
+    colours = [COLORS[s % len(COLORS)] for s in range(n)]
+    names = [f"{s + 1} {p}" for s, p in enumerate(a.players)]
+    done = [h for h in a.hands if h["finished"]]
+    xl = ["0"] + [str(h["hand"] + 1) for h in done]
+    series = []
+    for s in range(n):
+        tot, luck = [0.0], [0.0]
+        for h in done:
+            r = h["seats"][s]
+            tot.append(tot[-1] + r["score"])
+            luck.append(luck[-1] + r.get("luck", 0))
+        series.append((f"{names[s]}: score", colours[s], tot, False))
+        if all("luck" in h["seats"][s] for h in done):
+            series.append((f"{names[s]}: luck", colours[s], luck, True))
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+             f"<h1>{_e(title)}</h1>",
+             '<p class="note">' + " · ".join(
+                 f'<span class="swatch" style="background:{colours[s]}"></span>{_e(names[s])}' for s in range(n))
+             + "</p>"]
+    st = a.settings
+    parts.append(f'<p class="note">{_e(_NOTE.format(min=st.get("min_loss", 0.5)))}</p>')
+    parts.append(f'<p class="note">Method: {_e(st.get("method", ""))}; {_e(st.get("samples"))} sampled deals per '
+                 f'decision, seed {_e(st.get("seed"))}.</p>')
+
+    parts.append("<h2>Where the points went</h2><table><tr>" +
+                 "".join(f"<th>{_e(_HEAD[k])}</th>" for k in _HEAD) + "</tr>")
+    for r in summary_rows(a):
+        parts.append("<tr>" + "".join(f"<td>{_e(r[k])}</td>" for k in _HEAD) + "</tr>")
+    parts.append("</table>")
+    parts.append(_bar_chart(names, [("cards", "#b7d7a8", [float(s.get("cards", 0)) for s in a.seats]),
+                                    ("luck", "#8fb8de", [float(s.get("luck", 0)) for s in a.seats]),
+                                    ("score", "#2b6cb0", [float(s["score"]) for s in a.seats]),
+                                    ("lost bidding", "#f4a261", [s["lost_bid"] for s in a.seats]),
+                                    ("lost playing", "#e76f51", [s["lost_play"] for s in a.seats])],
+                            "Cards, luck, score and points lost, by seat"))
+    if done:
+        parts.append(_line_chart(series, xl, "Running total: score (solid) and luck (dashed)"))
+    parts.append(_bar_chart([str(h["hand"] + 1) for h in a.hands],
+                            [(names[s], colours[s], [h["seats"][s]["lost_bid"] + h["seats"][s]["lost_play"]
+                                                     for h in a.hands]) for s in range(n)],
+                            "Points lost, hand by hand", height=260))
+
+    parts.append("<h2>Largest mistakes</h2>")
+    for seat in a.seats:
+        parts.append(f"<h3>{_e(names[seat['seat']])}</h3>")
+        if not seat["top"]:
+            parts.append('<p class="note">No significant mistake.</p>')
+        else:
+            parts.append("<ol>" + "".join(f"<li>{_e(m['text'])}</li>" for m in seat["top"]) + "</ol>")
+
+    parts.append("<h2>Every decision</h2>")
+    for h in a.hands:
+        lost = sum(r["lost_bid"] + r["lost_play"] for r in h["seats"])
+        flagged = sum(1 for d in h["decisions"] if d["mistake"])
+        parts.append(f"<details><summary>Hand {h['hand'] + 1} ({h['hand_size']} card"
+                     f"{'s' if h['hand_size'] != 1 else ''}): {lost:.1f} points lost, {flagged} mistake"
+                     f"{'s' if flagged != 1 else ''}</summary>")
+        parts.append("<table><tr><th>seat</th><th>what</th><th>taken</th><th>best</th><th>lost</th>"
+                     "<th class=vals>every legal action (expected points)</th></tr>")
+        for d in h["decisions"]:
+            what = "bid" if d["kind"] == "bid" else f"trick {d['trick']}"
+            cls = ' class="mistake"' if d["mistake"] else ""
+            loss = "-" if d.get("forced") else f"{d['loss']:.1f} {_pm(d['loss_se'])}"
+            parts.append(f"<tr{cls}><td>{_e(names[d['seat']])}</td><td>{_e(what)}</td><td>{_e(d['action'])}</td>"
+                         f"<td>{_e(d['best'])}</td><td>{_e(loss)}</td>"
+                         f"<td class=vals>{_e(_values_text(d))}</td></tr>")
+        parts.append("</table></details>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,76 @@
+"""The analysis for people: the plain table and the standalone page, in a real browser."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from ohhell import Game, Rules
+from ohhell.bots import make, play_game
+from ohhell.coach import analyze_game
+from ohhell.coach.report import html_report, text_report
+
+CHROMIUM = "/usr/bin/chromium"
+EVIL = '<script>alert("x")</script>&amp;'
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    g = Game(Rules(4, hand_sizes=[1, 3, 2]), seed=5, names=["Ann", EVIL, "Cat", "Dan"])
+    play_game(g, [make("beginner", seed=s) for s in range(4)])
+    return analyze_game(g, samples=20, seed=3)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is needed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def test_the_text_report_names_every_seat_and_its_mistakes(analysis):
+    text = text_report(analysis)
+    for name in analysis.players:
+        assert name in text
+    for s in analysis.seats:
+        for m in s["top"]:
+            assert m["text"] in text
+    assert "95% interval" in text
+    assert "±" in text
+
+
+def test_the_page_is_standalone_and_escapes_every_name(analysis):
+    page = html_report(analysis, title=f"Analysis of {EVIL}")
+    assert "<script>" not in page                  # the name is shown, never run
+    assert "&lt;script&gt;" in page
+    assert not re.search(r'(src|href)\s*=\s*"?(https?:)?//', page)   # no external asset
+    assert page.count("<svg") == 3
+    assert "tricks taken: " in page              # each bid with its trick distribution
+
+
+def test_the_page_renders_in_a_browser(analysis, browser, tmp_path):
+    path = tmp_path / "analysis.html"
+    path.write_text(html_report(analysis, title=f"Analysis of {EVIL}"))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(path.as_uri())
+    assert page.title() == f"Analysis of {EVIL}"
+    assert page.locator("svg.chart").count() == 3
+    assert page.locator("svg.chart").first.bounding_box()["width"] > 300
+    assert page.locator("details").count() == len(analysis.hands)
+    page.locator("details summary").first.click()
+    rows = page.locator("details").first.locator("tr")
+    assert rows.count() == 1 + len(analysis.hands[0]["decisions"])
+    assert EVIL in page.locator("table").first.inner_text()
+    assert not errors and not dialogs
+    page.close()
