@@ -16,23 +16,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import sync_playwright
 
 import ohhell
 from serverkit import ROOT, ProcessServer, audit_frames
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = os.environ.get("OHHELL_SCREENSHOTS")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

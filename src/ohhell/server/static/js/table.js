@@ -544,6 +544,7 @@ function renderLastTrick() {
   box.hidden = !(lastTrickOpen && trick);
   if (box.hidden) return;
   const n = v.players;
+  const hadFocus = box.contains(document.activeElement);
   box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, `${label}: ${v.names[trick.winner]} won it`),
     el("button", { type: "button", class: "close", "aria-label": "Close the last trick", onclick: () => toggleLastTrick(false) }, "×")),
   el("ol", { class: "lt-cards" }, trick.cards.map((c, i) => {
@@ -551,6 +552,7 @@ function renderLastTrick() {
     return el("li", { class: seat === trick.winner ? "won" : "" }, face(c, { label: `${v.names[seat]} played the ${cardWords(c)}` }),
       el("span", { class: "nm" }, v.names[seat] + (seat === trick.winner ? " ★" : "")));
   })));
+  if (hadFocus) box.querySelector(".close").focus({ preventScroll: true });
 }
 
 function toggleLastTrick(open = !lastTrickOpen) {
