@@ -141,8 +141,18 @@ def axe_clean(page, what: str) -> None:
 
 
 def shot(page, name: str) -> None:
+    """A screenshot for docs/, in 128 colours (the felt's gradient makes full-colour files big)."""
     if SHOTS:
-        page.screenshot(path=str(ROOT / SHOTS / name), full_page=False)
+        path = ROOT / SHOTS / name
+        page.screenshot(path=str(path), full_page=False)
+        shrink(path)
+
+
+def shrink(path) -> None:
+    from PIL import Image
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 def check_blocked_card_says_why(page, width) -> bool:
@@ -192,7 +202,8 @@ def test_a_whole_game_at_each_width(browser, server, width):
                     shown = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
                     assert shown == sorted(state(page)["game"]["view"]["hand"])
                 axe_clean(page, f"{phase} at {width}px")
-                shot(page, f"table-{phase}-{width}.png")
+                if phase != "play":  # the lead: the same screen as play-trick, less to see
+                    shot(page, f"table-{phase}-{width}.png")
             if phase == "over":
                 break
             if not blocked_done:

@@ -18,6 +18,7 @@ const WIDE = window.matchMedia("(min-width: 721px)");
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 ctx.invite = parseInvite();
+const renderTimes = [];   // ms to handle each state frame (the benchmark reads them)
 let resolving = null;      // a finished trick shown before it slides to its winner
 let resolveTimer = null;
 let lastTrickOpen = false;
@@ -25,6 +26,7 @@ let handResult = null;     // the hand number whose result is shown
 
 const socket = new TableSocket(tableId, {
   state(msg) {
+    const t0 = performance.now();
     finishAll();
     const prev = ctx.state;
     const before = handRects();
@@ -38,6 +40,8 @@ const socket = new TableSocket(tableId, {
     render();
     animate(change, before);
     narrate(change, prev);
+    renderTimes.push(Math.round((performance.now() - t0) * 10) / 10);
+    if (renderTimes.length > 500) renderTimes.shift();
   },
   joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
   error(msg) {
@@ -234,14 +238,23 @@ function render() {
     renderBidTable();
     renderSeatActions();
   });
-  renderScores();
-  renderEnd();
-  renderInvite();
-  renderFairness();
+  // the panels that change only between hands are drawn again only when their facts change
+  const v = view();
+  once("scores", v && JSON.stringify([v.past_hands.map((h) => h.scores), v.bids, v.has_bid, v.tricks_won, v.hand_index, v.phase]), renderScores);
+  once("end", v && v.phase === "over" && JSON.stringify([game().number, t.votes, me(), t.seats.map((x) => x.kind + x.standin)]), () => { renderEnd(); renderFairness(); });
+  once("invite", JSON.stringify([t.id, t.private, t.finished, t.description, t.seats.map((x) => x.kind)]), renderInvite);
+  once("fair", game() && JSON.stringify([game().number, game().seed, v.hand_index, v.phase]), renderFairness);
   renderLastTrick();
   renderHandResult();
   $("felt").classList.toggle("four-colour", settings.fourColour);
   $("hand-area").classList.toggle("four-colour", settings.fourColour);
+}
+
+const drawn = {};
+function once(name, key, fn) {
+  if (key && drawn[name] === key) return;
+  drawn[name] = key;
+  fn();
 }
 
 /** Re-render without losing the keyboard focus (a hand card, a bid button, a control). */
@@ -446,13 +459,18 @@ function renderHandAndBids() {
   if (bidBox.parentElement !== home) home.prepend(bidBox);
 }
 
+const cardWidth = { w: 0, at: 0 };
+
 /** Lay the hand out as a fan, in as many rows as keep every card wide enough to tap. */
 function layoutHand(box, cards) {
   if (!cards.length) return;
-  const row = el("div", { class: "hand-row" }, cards);
-  box.append(row);
-  const w = cards[0].offsetWidth || 80;
   const width = box.clientWidth || 320;
+  if (!cardWidth.at || cardWidth.at !== innerWidth) {
+    box.append(el("div", { class: "hand-row" }, cards[0]));
+    cardWidth.w = cards[0].offsetWidth || 80;
+    cardWidth.at = innerWidth;
+  }
+  const w = cardWidth.w;
   const slice = Math.max(44, w * 0.4);
   const perRow = Math.max(1, Math.floor((width - w) / slice) + 1);
   const rows = Math.ceil(cards.length / perRow);
@@ -669,5 +687,5 @@ window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer
 api("/api/options").then((o) => { ctx.options = o; render(); }).catch(() => {});
 socket.connect();
 renderConnection();
-window.ohhell = { socket, get state() { return ctx.state; }, animations: activeCount };  // for the curious (and the tests)
+window.ohhell = { socket, get state() { return ctx.state; }, animations: activeCount, renderTimes };  // for the curious (and the tests)
 export { SUIT_NAME, SUIT_SYMBOL, suitWords };
