@@ -328,3 +328,39 @@ def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     assert counts and max(counts) == 0
     assert not errors and not errors2, errors + errors2
     ctx.close()
+
+
+def test_no_sideways_scroll_from_320_to_2560_with_seven_players(browser, server):
+    """Seven seats (the most a table has) and 7 cards each, from a small phone to a large screen."""
+    url = new_table(server, players=7, hand_sizes=(7,))
+    ctx, page, errors = sit(browser, url, 320)
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline
+        st = state(page)
+        v = st["game"]["view"]
+        if v["phase"] == "play" and v["trick"]["cards"] and v["legal"]:
+            break
+        if v["legal"] and v["phase"] == "bid":
+            page.locator(f"#bids button.bid[data-bid='{v['legal'][0]}']").tap()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        elif v["legal"]:
+            page.locator("#hand button.card.legal").first.tap()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        else:
+            time.sleep(0.05)
+    for width in (320, 360, 414, 600, 900, 1024, 1440, 2560):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(250)
+        no_sideways_scroll(page)
+        # every seat plate lies inside the felt, and every card of the hand on screen
+        felt = page.locator("#felt").bounding_box()
+        for box in page.locator("#seats .seat").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert box["left"] >= felt["x"] - 1 and box["right"] <= felt["x"] + felt["width"] + 1, (width, box)
+        for box in page.locator("#hand .card").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert box["left"] >= -1 and box["right"] <= width + 1, (width, box)
+        if width == 320:
+            shot(page, "table-seven-320.png")
+    assert page.locator("#seats .seat").count() == 7
+    assert not errors, errors
+    ctx.close()

@@ -5,10 +5,15 @@
 import { el } from "../common.js";
 import { back } from "./cards.js";
 
-/** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``. */
+/** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``
+ * (you, or seat 1 for a spectator). */
 export function place(seat, base, players) {
   const k = (seat - base + players) % players;
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / players;
+  if (k === 0) return { x: 0, y: 1 };
+  // the others on the upper arc, from your left (just below level) over the top to your
+  // right, so that no seat crowds yours at the bottom on a small screen
+  const low = (15 * Math.PI) / 180;
+  const angle = players === 2 ? 1.5 * Math.PI : Math.PI - low + ((k - 1) / (players - 2)) * (Math.PI + 2 * low);
   return { x: Math.cos(angle), y: Math.sin(angle) };
 }
 
