@@ -292,6 +292,8 @@ def test_everyone_sees_the_away_countdown_and_the_takeover(browser, server, tmp_
     notice = ann.inner_text("#away-1")
     assert "Bob is away" in notice and "a random bot plays for them in" in notice
     assert "bot in" in ann.inner_text("#bidtable tr[data-seat='1']")
+    # the seat at the table shows the away timer as a ring that runs down
+    assert ann.locator("#seats .seat[data-seat='1'] .ring.timer").count() == 1
     shot(ann, "away.png", tmp_path)
     ann.wait_for_selector(".toast:has-text('Bob was away on their turn for 2 s')", timeout=10000)
     assert ann.locator("#away-1").count() == 0

@@ -144,6 +144,7 @@ def shot(page, name: str) -> None:
     """A screenshot for docs/, in 128 colours (the felt's gradient makes full-colour files big)."""
     if SHOTS:
         path = ROOT / SHOTS / name
+        page.evaluate("() => document.querySelectorAll('.toast').forEach((t) => t.remove())")
         page.screenshot(path=str(path), full_page=False)
         shrink(path)
 
@@ -201,6 +202,14 @@ def test_a_whole_game_at_each_width(browser, server, width):
                 if phase != "over":
                     shown = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
                     assert shown == sorted(state(page)["game"]["view"]["hand"])
+                    # sorted by suit, each suit together, trumps first and marked
+                    order = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+                    suits = [c[1] for c in order]
+                    assert all(suits.index(x) == i or suits[i - 1] == x for i, x in enumerate(suits))
+                    trump = v["trump_card"][1] if v["trump_card"] else None
+                    if trump in suits:
+                        assert suits[0] == trump
+                        assert page.locator("#hand .card.trump").count() == suits.count(trump)
                 axe_clean(page, f"{phase} at {width}px")
                 if phase != "play":  # the lead: the same screen as play-trick, less to see
                     shot(page, f"table-{phase}-{width}.png")
