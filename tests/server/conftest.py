@@ -1,6 +1,7 @@
 """Fixtures for the server tests: a real PostgreSQL started under a temporary directory.
 
-The helpers (servers, the websocket client) live in ``serverkit.py`` beside this file.
+The helpers (servers, the websocket client) live in ``serverkit.py`` beside this file; the
+browser for the Playwright tests (Debian's chromium, one per test module) is here.
 """
 
 from __future__ import annotations
@@ -68,3 +69,22 @@ def pg_database(postgres_url):
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     yield postgres_url.replace("/postgres?", f"/{name}?")
+
+
+# --- a real browser ----------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium under Playwright (never ``playwright install``), one per module."""
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()

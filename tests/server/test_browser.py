@@ -16,23 +16,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import sync_playwright
 
 import ohhell
 from serverkit import ROOT, ProcessServer, audit_frames
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = os.environ.get("OHHELL_SCREENSHOTS")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -304,6 +292,8 @@ def test_everyone_sees_the_away_countdown_and_the_takeover(browser, server, tmp_
     notice = ann.inner_text("#away-1")
     assert "Bob is away" in notice and "a random bot plays for them in" in notice
     assert "bot in" in ann.inner_text("#bidtable tr[data-seat='1']")
+    # the seat at the table shows the away timer as a ring that runs down
+    assert ann.locator("#seats .seat[data-seat='1'] .ring.timer").count() == 1
     shot(ann, "away.png", tmp_path)
     ann.wait_for_selector(".toast:has-text('Bob was away on their turn for 2 s')", timeout=10000)
     assert ann.locator("#away-1").count() == 0

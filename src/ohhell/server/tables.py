@@ -28,6 +28,8 @@ from ..bots.session import TableSession, Turn
 from ..errors import IllegalActionError, OhHellError
 from ..game import Game
 from ..rules import Rules
+from ..text import explain_illegal
+from ..tricks import hook_bid
 from .botpool import bot_names, bot_seed, default_bot
 # The configuration's names, here too (they were defined here before the split).
 from .config import (AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, MAX_HANDS, MAX_TITLE, SEAT_KINDS,  # noqa: F401
@@ -869,7 +871,7 @@ class Table:
             return None
         view = game.spectator_view() if seat is None else game.view(seat)
         info = {"number": self.game_no, "n": game.action_count, "commitments": self.commitments,
-                "view": trim_history(view.to_dict())}
+                "view": trim_history(view.to_dict()), "explain": explain(view)}
         if game.is_over:
             info["seed"] = self.seed
             info["record"] = f"/api/tables/{self.id}/games/{self.game_no}/record"
@@ -909,6 +911,40 @@ def chat_text(text: str) -> str:
         raise TableError("chat_too_long", f"the message is {len(text)} characters; the limit is "
                                           f"{CHAT_MAX_LENGTH}")
     return text
+
+
+def explain(view: Any) -> dict:
+    """What the table page shows beside a view, in the core's words (docs/protocol.md,
+    ``game.explain``), so that the page never works a rule out for itself:
+
+    * ``why_not``: for the receiver's own choices that are not legal now (the cards it
+      holds, the bids 0 to the hand size), the sentence :func:`ohhell.text.explain_illegal`
+      makes of the core's reason (:meth:`View.rejection`); empty when it is not to act;
+    * ``winning``: the seat winning the open trick so far (``None`` before the lead);
+    * ``hook``: while a hand is bid in turn under the hook, ``{"seat": dealer, "bid": b}``,
+      ``b`` the bid the dealer may not make (``None`` until every other bid is in).
+
+    Nothing here is more than the view holds: a seat learns only about its own cards.
+    """
+    why: dict[str, str] = {}
+    if view.seat is not None and view.legal:
+        names = list(view.names)
+        if view.phase == "bid":
+            choices: list[object] = list(range(view.hand_size + 1))
+        else:
+            choices = [str(c) for c in view.hand]
+        for choice in choices:
+            err = view.rejection(choice)
+            if err is not None:
+                why[str(choice)] = explain_illegal(err, names)
+    hook = None
+    rules = view.rules
+    if view.phase == "bid" and rules.hook and not rules.simultaneous_bidding and view.bids[view.dealer] is None:
+        others = [b for s, b in enumerate(view.bids) if s != view.dealer]
+        bid = hook_bid(view.hand_size, sum(others)) if all(b is not None for b in others) else None
+        hook = {"seat": view.dealer, "bid": bid}
+    winning = view.trick_winner_so_far if view.phase == "play" else None
+    return {"why_not": why, "winning": winning, "hook": hook}
 
 
 def _distinct(names: "list[str | None]") -> "list[str | None]":

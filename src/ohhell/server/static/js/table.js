@@ -1,41 +1,59 @@
-// The table page: everything is drawn from the last state frame, so a reconnect
-// (or a reload) restores exactly what was on screen.
-import {
-  api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand, store, SUIT_NAME, SUIT_SYMBOL, toast,
-} from "./common.js";
+// The table page: everything is drawn from the last state frame, so a reconnect (or a
+// reload) restores exactly what was on screen.  Motion and sound only follow the frames:
+// the server is the one authority, and the page works out no rule (game.explain carries
+// the core's reasons).  Modules: table/state.js (the frame), seats.js (seats around the
+// felt), cards.js (card art), motion.js (FLIP animations), panels.js (side panels and the
+// game-over screen), settings.js and sound.js.
+import { api, cardWords, clear, el, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
 import { TableSocket } from "./socket.js";
-import { verifyRecord } from "./fair.js";
+import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
+import { back, face, sortHand, suitWords } from "./table/cards.js";
+import { avatar, place, renderSeats, seatRect } from "./table/seats.js";
+import { activeCount, finishAll, flip, flyFrom, flyTo, ms, pop } from "./table/motion.js";
+import { countdown, renderBidTable, renderEnd, renderFairness, renderInvite, renderScores, renderSeatActions } from "./table/panels.js";
+import { bindSettingsForm, onSettings, settings } from "./table/settings.js";
+import { sounds } from "./table/sound.js";
 
+const WIDE = window.matchMedia("(min-width: 721px)");
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
-let state = null;          // the last "state" frame
-let stateAt = 0;           // performance.now() when it came (away countdowns count from it)
-let options = { bots: [], default_bot: "intermediate" };
-let pending = false;       // an action of ours is on its way
-let connection = "connecting";
-const fairness = {};       // game number -> verification result
-const invite = parseInvite();
+ctx.invite = parseInvite();
+const renderTimes = [];   // ms to handle each state frame (the benchmark reads them)
+let resolving = null;      // a finished trick shown before it slides to its winner
+let resolveTimer = null;
+let lastTrickOpen = false;
+let handResult = null;     // the hand number whose result is shown
 
 const socket = new TableSocket(tableId, {
   state(msg) {
-    const prev = state;
-    state = msg;
-    stateAt = performance.now();
-    pending = false;
-    announce(prev, msg);
+    const t0 = performance.now();
+    finishAll();
+    const prev = ctx.state;
+    const before = handRects();
+    ctx.state = msg;
+    ctx.stateAt = performance.now();
+    ctx.pending = false;
+    announceTable(prev, msg);
+    const change = diff(prev, msg);
     autoJoin();
+    if (change.completed) startResolving(change.completed);
     render();
+    animate(change, before);
+    narrate(change, prev);
+    renderTimes.push(Math.round((performance.now() - t0) * 10) / 10);
+    if (renderTimes.length > 500) renderTimes.shift();
   },
   joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
   error(msg) {
-    pending = false;
+    ctx.pending = false;
     toast(msg.message, "error");
+    say(msg.message);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
     render();
   },
   pong() {},
   status(s, reason) {
-    connection = s;
+    ctx.connection = s;
     if (s === "closed" && reason) toast(`Disconnected: ${reason}`, "error");
     renderConnection();
   },
@@ -54,7 +72,7 @@ function autoJoin() {
   if (seat === null) return;
   store.remove(key);
   const name = store.get("name");
-  if (me() === null && name && state.table.seats[Number(seat)].kind === "open") {
+  if (me() === null && name && ctx.state.table.seats[Number(seat)].kind === "open") {
     send({ type: "join", seat: Number(seat), name });
   }
 }
@@ -63,14 +81,104 @@ function send(message) {
   if (!socket.send(message)) { toast("Not connected; reconnecting…", "error"); return false; }
   return true;
 }
+ctx.send = send;
 
 function act(action) {
-  if (pending) return;
-  if (send({ type: "act", action })) { pending = true; render(); }
+  if (ctx.pending) return;
+  if (send({ type: "act", action })) { ctx.pending = true; render(); }
+}
+
+// --- the live region: plays, tricks, turns and results in words -------------------------
+
+function say(text) {
+  const log = $("announcer");
+  log.append(el("p", {}, text));
+  while (log.childElementCount > 30) log.firstElementChild.remove();
+}
+
+/** What changed between two frames: new plays, a finished trick, a new hand, a new turn. */
+function diff(prev, msg) {
+  const out = { plays: [], completed: null, newHand: false, handDone: null, bids: [], revealed: false, turn: false, over: false };
+  const v = msg.game ? msg.game.view : null;
+  const p = prev && prev.game && prev.table.id === msg.table.id && prev.game.number === (msg.game && msg.game.number) ? prev.game.view : null;
+  if (!v) return out;
+  const you = msg.you.seat;
+  out.turn = !!(v.legal.length && you !== null && !msg.table.seats[you].standin) &&
+    !(p && p.legal.length && p.phase === v.phase && p.hand_index === v.hand_index && sameTrick(p, v));
+  if (!p) { out.newHand = !prev || !prev.game; out.fresh = true; return out; }
+  const seatOf = (t, i) => (t.leader + i) % v.players;
+  const playsOf = (view) => [...view.tricks, view.trick].flatMap((t) => t.cards.map((c, i) => ({ seat: seatOf(t, i), card: c })));
+  if (p.hand_index === v.hand_index) {
+    const was = playsOf(p).length;
+    out.plays = playsOf(v).slice(was);
+    if (v.tricks.length > p.tricks.length) out.completed = v.tricks[v.tricks.length - 1];
+  } else {
+    out.newHand = v.phase !== "over";
+    const last = v.past_hands[v.past_hands.length - 1];
+    out.handDone = last || null;
+    if (p.phase === "play" && last && last.tricks.length) {
+      const final = last.tricks[last.tricks.length - 1];
+      const had = p.tricks.length === p.hand_size - 1 ? p.trick.cards.length : 0;
+      out.plays = final.cards.slice(had).map((c, i) => ({ seat: seatOf(final, had + i), card: c }));
+      out.completed = final;
+    }
+  }
+  for (let s = 0; s < v.players; s++) {
+    if (p.hand_index === v.hand_index && p.bids[s] === null && v.bids[s] !== null) out.bids.push(s);
+  }
+  out.revealed = !p.bids_revealed && v.bids_revealed && v.rules.simultaneous_bidding;
+  out.over = p.phase !== "over" && v.phase === "over";
+  return out;
+}
+
+const sameTrick = (p, v) => p.tricks.length === v.tricks.length && p.trick.cards.length === v.trick.cards.length;
+
+function narrate(change, prev) {
+  const v = view();
+  if (!v || change.fresh) { if (v && change.turn) say(turnWords(v)); return; }
+  const n = v.names;
+  const who = (s) => (s === me() ? "You" : n[s]);
+  if (change.revealed) say("Bids revealed: " + v.bids.map((b, s) => `${n[s]} ${b}`).join(", ") + ".");
+  else for (const s of change.bids) say(`${who(s)} bid${s === me() ? "" : "s"} ${v.bids[s]}.`);
+  for (const pl of change.plays) say(`${who(pl.seat)} play${pl.seat === me() ? "" : "s"} the ${cardWords(pl.card)}.`);
+  if (change.plays.length) sounds.card();
+  if (change.completed && change.completed.winner !== null) {
+    const w = change.completed.winner;
+    const won = change.handDone ? change.handDone.tricks_won[w] : v.tricks_won[w];
+    const bid = change.handDone ? change.handDone.bids[w] : v.bids[w];
+    say(`${who(w)} win${w === me() ? "" : "s"} the trick: ${won} won of ${bid === null ? "?" : bid} bid.`);
+    sounds.trick();
+  }
+  if (change.handDone) say(handWords(change.handDone, v.past_hands.length));
+  if (change.over) say(`Game over. ${v.winners.map((s) => n[s]).join(" and ")} win${v.winners.length > 1 ? "" : "s"} with ${v.totals[v.winners[0]]} points.`);
+  else if (change.newHand) {
+    say(`Hand ${v.hand_index + 1} of ${v.hand_count}: ${v.hand_size} card${v.hand_size === 1 ? "" : "s"} each, ${n[v.dealer]} deals, ` +
+      (v.trump_card ? `the trump card is the ${cardWords(v.trump_card)}.` : "no trump."));
+    sounds.deal();
+  }
+  if (change.turn) { say(turnWords(v)); sounds.turn(); }
+  void prev;
+}
+
+function turnWords(v) {
+  if (v.phase === "bid") {
+    const legal = v.legal.map(Number);
+    return `Your turn to bid: ${legal.join(", ")}.`;
+  }
+  const k = v.legal.length;
+  return `Your turn to play: ${k} of your ${v.hand.length} cards can be played.`;
+}
+
+function handWords(h, number) {
+  const n = view().names;
+  return `Hand ${number} over. ` + n.map((name, s) => {
+    const made = h.bids[s] === h.tricks_won[s];
+    return `${name} ${made ? "made" : "missed"} ${h.bids[s]}${made ? "" : `, won ${h.tricks_won[s]}`}: +${h.scores[s]}`;
+  }).join("; ") + ".";
 }
 
 // Tell everyone when a bot starts or stops playing for someone (the state says who and why).
-function announce(prev, msg) {
+function announceTable(prev, msg) {
   if (!prev || prev.table.id !== msg.table.id) return;
   const after = msg.table.away ? msg.table.away.after : null;
   msg.table.seats.forEach((seat, i) => {
@@ -92,80 +200,96 @@ function announce(prev, msg) {
   });
 }
 
-/** Seconds left before the away timer lets a bot play for this seat (null: no countdown). */
-function takeoverLeft(seat) {
-  if (seat.takeover_in === null || seat.takeover_in === undefined) return null;
-  return Math.max(0, Math.ceil(seat.takeover_in - (performance.now() - stateAt) / 1000));
-}
-
-function countdown(seat, words) {
-  return el("span", { class: "countdown", "data-countdown": seat.seat, "data-words": words }, words.replace("#", takeoverLeft(seat)));
-}
-
-// Countdowns tick between state frames.
+// Countdowns and the away rings tick between state frames.
 setInterval(() => {
-  if (!state) return;
+  if (!ctx.state) return;
   for (const node of document.querySelectorAll("[data-countdown]")) {
-    const left = takeoverLeft(state.table.seats[Number(node.dataset.countdown)]);
-    if (left !== null) node.textContent = node.dataset.words.replace("#", left);
+    const left = takeoverLeft(ctx.state.table.seats[Number(node.dataset.countdown)]);
+    if (left !== null) node.textContent = node.dataset.words.replace("#", Math.ceil(left));
+  }
+  const after = ctx.state.table.away ? ctx.state.table.away.after : null;
+  for (const ring of document.querySelectorAll("#seats .ring.timer")) {
+    const seat = ctx.state.table.seats[Number(ring.closest(".seat").dataset.seat)];
+    const left = takeoverLeft(seat);
+    if (left !== null && after) ring.style.setProperty("--p", String(left / after));
   }
 }, 500);
 
-// --- derived facts ----------------------------------------------------------------------
-
-const me = () => (state ? state.you.seat : null);
-const game = () => (state && state.game ? state.game : null);
-const view = () => (game() ? game().view : null);
-const names = () => (view() ? view().names : state.table.seats.map((s) => s.name || `Seat ${s.seat + 1}`));
-const myTurn = () => { const v = view(); return !!(v && v.legal.length && !standin() && !pending); };
-const standin = () => { const s = me(); return s !== null && !!state.table.seats[s].standin; };
-
-function waitingFor(v) {
-  if (v.phase === "over") return [];
-  if (v.phase === "bid" && v.rules.simultaneous_bidding) return v.has_bid.map((b, s) => (b ? null : s)).filter((s) => s !== null);
-  return [v.to_act];
-}
-
-// --- rendering --------------------------------------------------------------------------
+// --- rendering ---------------------------------------------------------------------------
 
 function renderConnection() {
   const b = $("conn");
-  b.className = "badge " + (connection === "open" ? "ok" : connection === "closed" ? "bad" : "warn");
-  b.textContent = connection === "open" ? "Connected" : connection === "closed" ? "Reconnecting…" : "Connecting…";
+  b.className = "badge " + (ctx.connection === "open" ? "ok" : ctx.connection === "closed" ? "bad" : "warn");
+  b.textContent = ctx.connection === "open" ? "Connected" : ctx.connection === "closed" ? "Reconnecting…" : "Connecting…";
 }
 
 function render() {
-  if (!state) return;
-  const t = state.table;
+  if (!ctx.state) return;
+  const t = ctx.state.table;
   document.title = `${t.title || "Table " + t.id} · Oh Hell`;
   $("title").textContent = t.title || `Table ${t.id}`;
+  $("page-heading").textContent = `Oh Hell table: ${t.title || t.id}`;
   $("desc").textContent = t.description;
-  renderStatus();
-  renderTrick();
-  renderNotices();
-  renderHandAndBids();
-  renderBidTable();
-  renderSeatActions();
-  renderScores();
-  renderEnd();
-  renderInvite();
-  renderFairness();
+  keepFocus(() => {
+    renderStatus();
+    renderTable();
+    renderNotices();
+    renderHandAndBids();
+    renderBidTable();
+    renderSeatActions();
+  });
+  // the panels that change only between hands are drawn again only when their facts change
+  const v = view();
+  once("scores", v && JSON.stringify([v.past_hands.map((h) => h.scores), v.bids, v.has_bid, v.tricks_won, v.hand_index, v.phase]), renderScores);
+  once("end", v && v.phase === "over" && JSON.stringify([game().number, t.votes, me(), t.seats.map((x) => x.kind + x.standin)]), () => { renderEnd(); renderFairness(); });
+  once("invite", JSON.stringify([t.id, t.private, t.finished, t.description, t.seats.map((x) => x.kind)]), renderInvite);
+  once("fair", game() && JSON.stringify([game().number, game().seed, v.hand_index, v.phase]), renderFairness);
+  renderLastTrick();
+  renderHandResult();
+  $("felt").classList.toggle("four-colour", settings.fourColour);
+  $("hand-area").classList.toggle("four-colour", settings.fourColour);
+}
+
+const drawn = {};
+function once(name, key, fn) {
+  if (key && drawn[name] === key) return;
+  drawn[name] = key;
+  fn();
+}
+
+/** Re-render without losing the keyboard focus (a hand card, a bid button, a control). */
+function keepFocus(fn) {
+  const a = document.activeElement;
+  let key = null;
+  if (a && a !== document.body) {
+    if (a.dataset.card) key = { sel: `#hand [data-card='${a.dataset.card}']`, hand: [...document.querySelectorAll("#hand .card")].indexOf(a) };
+    else if (a.dataset.bid !== undefined) key = { sel: `#bids [data-bid='${a.dataset.bid}']` };
+    else if (a.id) key = { sel: `#${CSS.escape(a.id)}` };
+  }
+  fn();
+  if (!key || document.activeElement === a && a.isConnected) return;
+  let node = document.querySelector(key.sel);
+  if (!node && key.hand !== undefined) {
+    const cards = [...document.querySelectorAll("#hand .card")];
+    node = cards[Math.min(Math.max(key.hand, 0), cards.length - 1)] || null;
+  }
+  if (node) node.focus({ preventScroll: true });
 }
 
 function renderStatus() {
   const box = clear($("status"));
   const v = view();
   if (!v) {
-    const open = state.table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
+    const open = ctx.state.table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
     box.append(el("span", { class: "turn", id: "turn" }, open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Starting…"));
     return;
   }
   box.append(
     el("span", { class: "item" }, `Hand ${v.hand_index + 1} of ${v.hand_count}`),
-    el("span", { class: "item" }, `${v.hand_size} card${v.hand_size > 1 ? "s" : ""} each`),
-    el("span", { class: "item" }, `Dealer: ${v.names[v.dealer]}`),
-    el("span", { class: "item", id: "trump" }, "Trump: ",
-      v.trump_card ? cardEl(v.trump_card, { size: "small" }) : el("strong", {}, "none")),
+    el("span", { class: "item" }, `${v.hand_size} card${v.hand_size > 1 ? "s" : ""}`),
+    el("span", { class: "item", id: "trump" }, "Trump ",
+      v.trump_card ? el("strong", { class: `suit-${v.trump_card[1]}`, title: `Trumps are ${SUIT_NAME[v.trump_card[1]]}` },
+        SUIT_SYMBOL[v.trump_card[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[v.trump_card[1]]}`)) : el("strong", {}, "none")),
   );
   let text, mine = false;
   if (v.phase === "over") text = "Game over";
@@ -175,56 +299,97 @@ function renderStatus() {
     text = v.phase === "bid" && v.rules.simultaneous_bidding
       ? (w.length ? `Waiting for bids from ${w.map((s) => v.names[s]).join(", ")}` : "Revealing bids…")
       : `Waiting for ${v.names[v.to_act]}`;
-    if (pending) text = "Sending…";
+    if (ctx.pending) text = "Sending…";
   }
-  box.append(el("span", { class: "turn" + (mine ? " mine" : ""), id: "turn", "aria-live": "polite" }, text));
+  box.append(el("span", { class: "turn" + (mine ? " mine" : ""), id: "turn" }, text));
 }
 
-function renderTrick() {
+function renderTable() {
+  const v = view();
+  const t = ctx.state.table;
+  const players = v ? v.players : t.seats.length;
+  const base = me() === null ? 0 : me();
+  const timers = {};
+  for (const seat of t.seats) {
+    const left = takeoverLeft(seat);
+    if (left !== null && t.away) timers[seat.seat] = { left, after: t.away.after };
+  }
+  const felt = $("felt");
+  felt.dataset.players = String(players);
+  felt.classList.toggle("bidding", !!(v && v.phase === "bid"));
+  felt.classList.toggle("over", !!(v && v.phase === "over"));
+  renderSeats($("seats"), {
+    players, base, names: names(), seats: t.seats, view: v, me: me(),
+    acting: v ? waitingFor(v) : [], timers, cardsLeft: v ? cardsLeft(v) : [],
+  });
+  renderDeck(v);
+  renderTrick(v, base);
+}
+
+function renderDeck(v) {
+  const deck = clear($("deck"));
+  if (!v || v.phase === "over") return;
+  deck.append(el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")));
+  if (v.trump_card) {
+    deck.append(face(v.trump_card, { extra: "trump-card", label: `Trump card: ${cardWords(v.trump_card)}` }));
+  } else {
+    deck.append(el("span", { class: "no-trump" }, "No trump"));
+  }
+}
+
+function trickCard(card, seat, base, players, extra) {
+  const { x, y } = place(seat, base, players);
+  const node = face(card, { extra: `in-trick ${extra || ""}`.trim(), label: `${view().names[seat]}: ${cardWords(card)}` });
+  node.dataset.seat = String(seat);
+  node.style.setProperty("--x", x.toFixed(3));
+  node.style.setProperty("--y", y.toFixed(3));
+  return node;
+}
+
+function renderTrick(v, base) {
   const area = clear($("trick"));
   const caption = $("trick-caption");
   caption.textContent = "";
-  const v = view();
-  if (!v) { area.append(el("div", { class: "muted" }, "The cards will be dealt when every seat is filled.")); return; }
-  let trick = v.trick, done = false, label = "";
-  if (!trick.cards.length) {
-    if (v.tricks.length) { trick = v.tricks[v.tricks.length - 1]; done = true; label = "Last trick"; }
-    else if (v.past_hands.length && v.phase !== "play") {
-      const last = v.past_hands[v.past_hands.length - 1];
-      if (last.tricks.length) {
-        trick = last.tricks[last.tricks.length - 1];
-        done = true;
-        label = v.phase === "over" ? "Last trick" : "Last trick of the previous hand";
-      }
-    }
+  if (!v) {
+    caption.textContent = "The cards are dealt when every seat is filled.";
+    return;
   }
+  const ex = explained();
   const n = v.players;
-  const winning = done ? trick.winner : currentWinner(trick, v);
-  for (let i = 0; i < n; i++) {
+  let trick = v.trick, winner = ex.winning, done = false;
+  if (!trick.cards.length && resolving) { trick = resolving.trick; winner = trick.winner; done = true; }
+  trick.cards.forEach((card, i) => {
     const seat = (trick.leader + i) % n;
-    const card = trick.cards[i];
-    area.append(el("div", { class: "trick-slot" + (card && seat === winning ? " winning" : ""), "data-seat": seat },
-      card ? cardEl(card) : el("div", { class: "card placeholder", "aria-hidden": "true" }),
-      el("span", { class: "who" }, v.names[seat] + (seat === me() ? " (you)" : "")),
-      el("span", { class: "score" }, v.phase === "over" ? `${v.totals[seat]} pts`
-        : `bid ${v.bids[seat] !== null ? v.bids[seat] : v.has_bid[seat] ? "✓" : "–"} · won ${v.tricks_won[seat]}`)));
+    area.append(trickCard(card, seat, base, n, seat === winner ? (done ? "won" : "winning") : ""));
+  });
+  if (done) caption.textContent = `${v.names[winner]} ${winner === me() ? "win" : "wins"} the trick`;
+  else if (trick.cards.length) caption.textContent = `${v.names[winner]} ${winner === me() ? "are" : "is"} winning`;
+  else if (v.phase === "play") caption.textContent = `${v.to_act === me() ? "You lead" : v.names[v.to_act] + " leads"}`;
+  else if (v.phase === "bid") {
+    const total = v.bids.reduce((a, b) => a + (b || 0), 0);
+    caption.textContent = v.rules.simultaneous_bidding && !v.bids_revealed ? "Bidding, unseen"
+      : `Bids: ${total} for ${v.hand_size} trick${v.hand_size === 1 ? "" : "s"}`;
   }
-  if (done && trick.winner !== null && trick.winner !== undefined) caption.textContent = `${label}: ${v.names[trick.winner]} won it`;
-  else if (trick.cards.length) caption.textContent = `${v.names[winning]} is winning the trick`;
-  else if (v.phase === "play") caption.textContent = `${v.names[v.to_act]} leads`;
 }
 
-function currentWinner(trick, v) {
-  if (!trick.cards.length) return null;
-  const trump = v.trump_card ? v.trump_card[1] : null;
-  const led = trick.cards[0][1];
-  const RANKS = "23456789TJQKA";
-  let best = -1, who = trick.leader;
-  trick.cards.forEach((c, i) => {
-    const strength = c[1] === trump ? 26 + RANKS.indexOf(c[0]) : c[1] === led ? 13 + RANKS.indexOf(c[0]) : -1;
-    if (strength > best) { best = strength; who = (trick.leader + i) % v.players; }
-  });
-  return who;
+function startResolving(trick) {
+  clearTimeout(resolveTimer);
+  resolving = { trick };
+  const hold = Math.max(ms("hold"), 350);
+  resolveTimer = setTimeout(async () => {
+    const winner = trick.winner;
+    const target = seatRect(winner);
+    const cards = [...document.querySelectorAll("#trick .card")];
+    if (resolving && resolving.trick === trick && cards.length && !(view() && view().trick.cards.length)) {
+      await Promise.all(cards.map((c, i) => flyTo(c, target, ms("collect"), { delay: i * 25 })));
+    }
+    if (resolving && resolving.trick === trick) {
+      resolving = null;
+      if (ctx.state) renderTrick(view(), me() === null ? 0 : me());
+      const won = document.querySelector(`#seats [data-won='${winner}']`);
+      if (won) pop(won, 300);
+    }
+  }, hold);
 }
 
 function renderNotices() {
@@ -233,19 +398,38 @@ function renderNotices() {
   if (s === null) {
     if (view()) box.append(el("div", { class: "notice", id: "spectating" }, "You are watching. Nobody's cards are shown until they are played."));
   } else if (standin()) {
-    const seat = state.table.seats[s];
+    const seat = ctx.state.table.seats[s];
     box.append(el("div", { class: "notice", id: "standin-notice" },
       seat.standin_by === "timer" ? `You were away on your turn, so a bot (${seat.standin}) is playing for you.`
         : `A bot (${seat.standin}) is playing for you.`,
       el("button", { class: "primary", id: "reclaim", onclick: () => send({ type: "reclaim" }) }, "Take my seat back")));
   }
   // Everyone sees who is away while the table waits for them, and when a bot will step in.
-  for (const seat of state.table.seats) {
+  for (const seat of ctx.state.table.seats) {
     if (takeoverLeft(seat) === null) continue;
-    const bot = state.table.away ? state.table.away.bot : "a";
+    const bot = ctx.state.table.away ? ctx.state.table.away.bot : "a";
     box.append(el("div", { class: "notice away", id: `away-${seat.seat}` },
       countdown(seat, `${seat.name} is away. Unless they come back, a ${bot} bot plays for them in # s.`)));
   }
+}
+
+/** Why a card or bid of ours cannot be chosen now, in the core's words where it has any. */
+function whyNot(choice) {
+  const v = view();
+  const why = explained().why_not[String(choice)];
+  if (why) return why;
+  if (ctx.pending) return "Your last move is on its way.";
+  if (standin()) return "A bot is playing for you: take your seat back first.";
+  if (v.phase === "bid" && typeof choice === "string") return "The bidding is not over yet: bid first.";
+  const w = waitingFor(v).filter((s) => s !== me());
+  if (v.phase === "bid" && v.has_bid[me()]) return "You have bid; waiting for the others.";
+  return w.length ? `It is not your turn: ${v.names[w[0]]} is to ${v.phase === "bid" ? "bid" : "play"}.` : "Not now.";
+}
+
+function refuse(choice) {
+  const why = whyNot(choice);
+  toast(why, "error", 3500);
+  say(why);
 }
 
 function renderHandAndBids() {
@@ -253,254 +437,166 @@ function renderHandAndBids() {
   const bidBox = clear($("bids"));
   const v = view();
   const s = me();
-  $("hand-area").classList.toggle("hidden", s === null || !v || v.phase === "over");
-  if (s === null || !v || v.phase === "over") return;
+  const show = s !== null && v && v.phase !== "over";
+  $("hand-area").classList.toggle("hidden", !show);
+  if (!show) return;
   const legal = new Set(v.legal.map(String));
   const playing = v.phase === "play" && myTurn();
   const trumpSuit = v.trump_card ? v.trump_card[1] : null;
-  let lastSuit = null;
-  for (const card of sortHand(v.hand, trumpSuit)) {
-    if (lastSuit && card[1] !== lastSuit) handBox.append(el("span", { class: "suit-gap" }));
-    lastSuit = card[1];
-    handBox.append(cardEl(card, {
-      button: true, legal: playing && legal.has(card), trump: card[1] === trumpSuit,
-      onclick: () => act(card),
-    }));
-  }
-  if (v.phase === "bid") {
-    const canBid = myTurn();
-    const mine = v.bids[s];
-    if (mine !== null && mine !== undefined) {
-      bidBox.append(el("div", { class: "hint" }, `You bid ${mine}.`));
-    } else {
-      for (let b = 0; b <= v.hand_size; b++) {
-        const ok = canBid && legal.has(String(b));
-        bidBox.append(el("button", {
-          type: "button", class: "bid", "data-bid": b, disabled: !ok,
-          title: canBid && !ok ? `The hook: the bids may not add up to ${v.hand_size}` : `Bid ${b}`,
-          onclick: () => act(b),
-        }, String(b)));
-      }
-      const visible = v.bids.filter((b) => b !== null);
-      const total = visible.reduce((a, b) => a + b, 0);
-      bidBox.append(el("div", { class: "hint" }, v.rules.simultaneous_bidding
-        ? "Everyone bids at once; bids are revealed when all are in. Type a number to bid."
-        : `Bids so far: ${total} for ${v.hand_size} trick${v.hand_size > 1 ? "s" : ""}. Type a number to bid.`));
-    }
-  }
-}
-
-// The core's words for a seat against its bid (ohhell.scoring.bid_status): shown once
-// there is something to say, coloured by whether the bid is on course.
-function bidStanding(status) {
-  if (!status || ["to bid", "bid in", "bid hidden"].includes(status)) return null;
-  const tone = /^(made|on bid)$/.test(status) ? "good" : /^(over|under)/.test(status) ? "bad" : "warn";
-  return el("span", { class: "bidst " + tone }, status);
-}
-
-function renderBidTable() {
-  const tbl = clear($("bidtable"));
-  const t = state.table;
-  const v = view();
-  tbl.append(el("thead", {}, el("tr", {},
-    el("th", {}, "Player"), el("th", {}, "Bid"), el("th", {}, "Won"), el("th", {}, "Total"))));
-  const body = el("tbody");
-  const acting = v ? waitingFor(v) : [];
-  for (const seat of t.seats) {
-    const i = seat.seat;
-    const name = v ? v.names[i] : (seat.name || (seat.kind === "reserved" ? "Reserved" : "Open seat"));
-    const dot = seat.kind === "bot" || seat.standin ? null
-      : seat.kind === "human" ? el("span", { class: "dot " + (seat.connected ? "on" : "off"), title: seat.connected ? "connected" : "away" }) : null;
-    const tags = [];
-    if (v && v.dealer === i && v.phase !== "over") tags.push(el("span", { class: "pill dealer" }, "dealer"));
-    if (seat.kind === "bot") tags.push(el("span", { class: "pill" }, `bot: ${seat.bot}`));
-    if (seat.standin) tags.push(el("span", { class: "pill", title: seat.standin_by === "timer" ? "away too long on their turn" : "put in by the creator" },
-      seat.standin_by === "timer" ? "away: bot plays" : "bot stands in"));
-    if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, "bot in # s")));
-    if (i === me()) tags.push(el("span", { class: "pill" }, "you"));
-    let bid = "", won = "", total = "", standing = null;
-    if (v) {
-      bid = v.bids[i] !== null ? String(v.bids[i]) : v.has_bid[i] ? "✓" : "–";
-      won = v.phase === "over" ? "" : String(v.tricks_won[i]);
-      total = String(v.totals[i]);
-      standing = bidStanding(v.bid_status ? v.bid_status[i] : "");
-    } else if (seat.kind === "open" || seat.kind === "reserved") {
-      bid = joinControl(i, seat);
-    }
-    const row = el("tr", { class: (acting.includes(i) ? "to-act " : "") + (i === me() ? "me" : ""), "data-seat": i },
-      el("td", {}, dot, name, ...tags), el("td", {}, bid), el("td", {}, won, standing), el("td", {}, total));
-    if (!v && (seat.kind === "open" || seat.kind === "reserved")) {
-      row.replaceChildren(el("td", {}, name, seat.kind === "reserved" ? el("span", { class: "pill" }, "invite only") : null),
-        el("td", { colspan: 3 }, bid));
-    }
-    body.append(row);
-  }
-  tbl.append(body);
-}
-
-function joinControl(i, seat) {
-  const box = el("div", { class: "join-box" });
-  if (me() === null && (seat.kind === "open" || (invite && invite.seat === i))) {
-    box.append(el("button", { class: "primary join", "data-seat": i, onclick: () => join(i) }, "Sit here"));
-  }
-  if (state.you.admin && !game()) {
-    const sel = el("select", { "aria-label": `Bot for seat ${i + 1}` },
-      options.bots.map((b) => el("option", { value: b, selected: b === options.default_bot }, b)));
-    box.append(sel, el("button", { class: "add-bot", onclick: () => send({ type: "set_seat", seat: i, kind: "bot", bot: sel.value }) }, "Add bot"));
-  }
-  return box;
-}
-
-function join(seat) {
-  const name = $("name").value.trim();
-  if (!name) { toast("Type the name the others will see first.", "error"); $("name").focus(); return; }
-  store.set("name", name);
-  send({ type: "join", seat, name, code: invite && invite.seat === seat ? invite.code : null });
-}
-
-function renderSeatActions() {
-  const box = clear($("seat-actions"));
-  const t = state.table;
-  const v = view();
-  const inGame = v && v.phase !== "over";
-  $("name-row").classList.toggle("hidden", !(me() === null && !inGame && t.seats.some((s) => s.kind !== "human" && s.kind !== "bot")));
-  if (state.you.admin) {
-    if (!inGame && t.seats.some((s) => s.kind === "open" || s.kind === "reserved")) {
-      box.append(el("button", { id: "fill-bots", onclick: () => send({ type: "fill_bots" }) }, "Fill empty seats with bots"));
-    }
-    for (const seat of t.seats) {
-      if (seat.kind === "human" && !seat.connected && !seat.standin) {
-        const sel = el("select", { "aria-label": `Bot to stand in for ${seat.name}` },
-          options.bots.map((b) => el("option", { value: b, selected: b === options.default_bot }, b)));
-        box.append(el("div", { class: "join-box" }, `${seat.name} has left.`, sel,
-          el("button", { class: "replace", "data-seat": seat.seat, onclick: () => send({ type: "replace", seat: seat.seat, bot: sel.value }) },
-            "Let a bot play")));
-      }
-      if (seat.kind === "bot" && !inGame) {
-        box.append(el("button", { class: "open-seat", onclick: () => send({ type: "set_seat", seat: seat.seat, kind: "open" }) },
-          `Open seat ${seat.seat + 1} for a person`));
-      }
-    }
-  }
-  if (me() !== null && !inGame) {
-    box.append(el("button", { id: "leave", onclick: () => send({ type: "leave" }) }, "Leave my seat"));
-  }
-  const away = t.away;
-  box.append(el("p", { class: "small muted", id: "away-setting" }, away
-    ? `Away timer: a player away for ${away.after} s on their turn gets a ${away.bot} bot until they come back.`
-    : "Away timer off: the table waits for players who leave (the creator can let a bot play for them)."));
-}
-
-function renderScores() {
-  const box = clear($("scores"));
-  const chartBox = clear($("chart"));
-  const v = view();
-  if (!v) { box.append(el("p", { class: "muted" }, "No hand has been played yet.")); return; }
-  const head = el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Cards"), el("th", {}, "Trump"),
-    v.names.map((n) => el("th", {}, n)));
-  const body = el("tbody");
-  const totals = new Array(v.players).fill(0);
-  v.past_hands.forEach((h, k) => {
-    body.append(el("tr", {}, el("td", {}, k + 1), el("td", {}, h.hand_size),
-      el("td", {}, h.trump_card ? cardText(h.trump_card) : "none"),
-      h.scores.map((sc, s) => {
-        totals[s] += sc;
-        const made = h.bids[s] === h.tricks_won[s];
-        return el("td", { class: made ? "made" : "missed", title: `bid ${h.bids[s]}, won ${h.tricks_won[s]}, scored ${sc}` },
-          `${h.bids[s]}/${h.tricks_won[s]} `, el("strong", {}, `+${sc}`));
-      })));
+  const cards = sortHand(v.hand, trumpSuit).map((card) => {
+    const playable = playing && legal.has(card);
+    return face(card, {
+      button: true, playable, trump: card[1] === trumpSuit, why: playable ? null : whyNot(card),
+      onclick: () => (playable ? act(card) : refuse(card)),
+    });
   });
-  if (v.phase !== "over") {
-    body.append(el("tr", { class: "current" }, el("td", {}, v.hand_index + 1), el("td", {}, v.hand_size),
-      el("td", {}, v.trump_card ? cardText(v.trump_card) : "none"),
-      v.bids.map((b, s) => el("td", {}, `${b === null ? (v.has_bid[s] ? "✓" : "–") : b}/${v.tricks_won[s]}`))));
-  }
-  box.append(el("table", { class: "grid", id: "score-table" }, el("thead", {}, head), body,
-    el("tfoot", {}, el("tr", {}, el("td", { colspan: 3 }, "Total"), totals.map((x) => el("td", {}, x))))),
-    el("p", { class: "small muted" }, "Each cell: bid/won, then the points scored."));
-  if (v.past_hands.length) {
-    chartBox.append(scoreChart(v.names, runningTotals(v.players, v.past_hands.map((h) => h.scores))));
-  }
+  layoutHand(handBox, cards);
+  handBox.classList.toggle("my-turn", playing);
+  if (v.phase === "bid") renderBidPanel(bidBox, v, s, legal);
+  bidBox.classList.toggle("hidden", v.phase !== "bid");
+  // wide screens: the bidding panel in the middle of the felt; phones: above the hand
+  const home = WIDE.matches ? $("centre") : $("hand-area");
+  if (bidBox.parentElement !== home) home.prepend(bidBox);
 }
 
-function renderEnd() {
-  const box = $("end");
-  const g = game();
+const cardWidth = { w: 0, at: 0 };
+
+/** Lay the hand out as a fan, in as many rows as keep every card wide enough to tap. */
+function layoutHand(box, cards) {
+  if (!cards.length) return;
+  const width = box.clientWidth || 320;
+  if (!cardWidth.at || cardWidth.at !== innerWidth) {
+    box.append(el("div", { class: "hand-row" }, cards[0]));
+    cardWidth.w = cards[0].offsetWidth || 80;
+    cardWidth.at = innerWidth;
+  }
+  const w = cardWidth.w;
+  const slice = Math.max(44, w * 0.4);
+  const perRow = Math.max(1, Math.floor((width - w) / slice) + 1);
+  const rows = Math.ceil(cards.length / perRow);
+  const per = Math.ceil(cards.length / rows);
+  box.replaceChildren();
+  for (let r = 0; r < rows; r++) {
+    const part = cards.slice(r * per, (r + 1) * per);
+    const line = el("div", { class: "hand-row" }, part);
+    line.style.setProperty("--n", String(part.length));
+    line.style.setProperty("--gaps", String(Math.max(1, part.length - 1)));
+    const mid = (part.length - 1) / 2;
+    part.forEach((c, i) => {
+      const off = i - mid;
+      const rot = Math.max(-12, Math.min(12, off * (rows > 1 ? 1 : 2.2)));
+      c.style.setProperty("--rot", `${rot.toFixed(2)}deg`);
+      c.style.setProperty("--drop", `${(Math.abs(rot) * 0.7).toFixed(1)}px`);
+    });
+    box.append(line);
+  }
+  // one tab stop for the hand; the arrows move inside it (a toolbar)
+  const all = box.querySelectorAll(".card");
+  const first = box.querySelector(".card.legal") || all[0];
+  all.forEach((c) => c.setAttribute("tabindex", c === first ? "0" : "-1"));
+}
+
+function renderBidPanel(box, v, s, legal) {
+  const canBid = myTurn();
+  const mine = v.bids[s];
+  const ex = explained();
+  const dealerName = v.dealer === s ? "you" : v.names[v.dealer];
+  const title = mine !== null && mine !== undefined ? `You bid ${mine}`
+    : canBid ? (v.dealer === s ? "Your bid (you deal, so you bid last)" : "Your bid")
+      : v.has_bid[s] ? "You have bid" : `Waiting for ${waitingFor(v).filter((x) => x !== s).map((x) => v.names[x]).join(", ")} to bid`;
+  box.append(el("h2", { class: "bid-title" }, title));
+  if (mine === null && !v.has_bid[s]) {
+    const row = el("div", { class: "bid-buttons" });
+    for (let b = 0; b <= v.hand_size; b++) {
+      const ok = canBid && legal.has(String(b));
+      const why = ok ? null : canBid ? whyNot(b) : null;
+      row.append(el("button", {
+        type: "button", class: "bid" + (ok ? " legal" : canBid ? " blocked" : ""), "data-bid": b,
+        disabled: !canBid, "aria-disabled": canBid && !ok ? "true" : null,
+        "aria-label": why ? `Bid ${b}: not allowed. ${why}` : `Bid ${b}`,
+        title: why || `Bid ${b}`,
+        onclick: () => (ok ? act(b) : refuse(b)),
+      }, String(b)));
+    }
+    box.append(row);
+  }
+  // the bids so far, in bidding order from the dealer's left
+  const order = Array.from({ length: v.players }, (_, k) => (v.dealer + 1 + k) % v.players);
+  const hidden = v.rules.simultaneous_bidding && !v.bids_revealed;
+  box.append(el("ol", { class: "bids-so-far", "aria-label": "Bids so far" }, order.map((x) => {
+    const b = v.bids[x];
+    const text = b !== null ? String(b) : v.has_bid[x] ? "in" : "…";
+    return el("li", { class: b !== null || v.has_bid[x] ? "done" : "" }, avatar(v.names[x], "tiny"),
+      el("span", { class: "nm" }, x === s ? "You" : v.names[x]), el("b", {}, text));
+  })));
+  const total = v.bids.reduce((a, b) => a + (b || 0), 0);
+  const lines = [];
+  if (hidden) lines.push("Everyone bids at once; the bids are shown when all are in.");
+  else {
+    const diffText = total === v.hand_size ? "as many as the tricks" : total < v.hand_size ? `${v.hand_size - total} fewer than the tricks` : `${total - v.hand_size} more than the tricks`;
+    lines.push(`Bids total ${total} for ${v.hand_size} trick${v.hand_size === 1 ? "" : "s"} (${diffText}).`);
+  }
+  if (ex.hook) {
+    lines.push(ex.hook.bid === null
+      ? `Hook: ${dealerName === "you" ? "you deal and" : dealerName + " deals and"} may not make the bids total ${v.hand_size}.`
+      : `Hook: ${dealerName === "you" ? "you deal and" : dealerName + " deals and"} may not bid ${ex.hook.bid} (the bids would total ${v.hand_size}).`);
+  }
+  if (canBid) lines.push("Type a number to bid.");
+  box.append(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" ")));
+}
+
+function renderLastTrick() {
+  const box = $("last-trick");
+  const btn = $("last-trick-button");
   const v = view();
-  box.hidden = !(v && v.phase === "over");
-  if (box.hidden) return;
-  clear(box);
-  const order = v.totals.map((t, s) => [t, s]).sort((a, b) => b[0] - a[0]);
-  const humans = state.table.seats.filter((s) => s.kind === "human" && !s.standin).length;
-  const votes = state.table.votes;
-  const s = me();
-  box.append(el("h2", {}, v.winners.length > 1 ? "A shared win!" : `${v.names[v.winners[0]]} wins!`),
-    el("ol", { class: "standings", id: "standings" }, order.map(([t, seat]) =>
-      el("li", { class: v.winners.includes(seat) ? "winner" : "" }, el("span", {}, v.names[seat]), el("span", {}, `${t} points`)))));
-  const actions = el("div", { class: "seat-actions" });
-  if (s !== null) {
-    const voted = votes.includes(s);
-    actions.append(el("button", { class: "primary", id: "rematch", disabled: voted, onclick: () => send({ type: "rematch" }) },
-      voted ? "Waiting for the others…" : "Rematch"));
-  }
-  actions.append(el("a", { href: `${g.record}?download=1`, id: "download", download: "" }, "Download the record"),
-    el("a", { href: `/t/${encodeURIComponent(state.table.id)}/replay/${g.number}`, id: "replay-link" }, "Step through the replay"));
-  box.append(actions, el("p", { class: "small muted" }, `Rematch: ${votes.length} of ${humans} player${humans === 1 ? "" : "s"} ready.`),
-    el("p", { class: "fair", id: "fair-result" }, "Checking the fair shuffle…"));
-  if (!fairness[g.number]) {
-    fairness[g.number] = "checking";
-    fetch(g.record).then((r) => r.json()).then(verifyRecord).then((res) => {
-      fairness[g.number] = res;
-      renderFairness();
-    }).catch((e) => { fairness[g.number] = { ok: false, checked: 0, problems: [String(e)] }; renderFairness(); });
-  }
-}
-
-function renderFairness() {
-  const g = game();
-  const out = $("fair-result");
-  const side = clear($("commitments"));
-  if (g) {
-    side.append(el("p", { class: "small" }, `Before the first card the server published a SHA-256 commitment to the key of each of the ${g.commitments.length} deals:`),
-      el("ol", { class: "small", id: "commitment-list" }, g.commitments.map((c, k) =>
-        el("li", { title: c }, el("code", {}, c.slice(0, 16) + "…"), k === view().hand_index && view().phase !== "over" ? " ← this hand" : ""))),
-      el("p", { class: "small muted" }, g.seed ? `Seed revealed: ${g.seed}` : "The seed that dealt them is revealed when the game ends."));
-  }
-  if (!out || !g) return;
-  const res = fairness[g.number];
-  if (!res || res === "checking") return;
-  out.className = "fair " + (res.ok ? "ok" : "bad");
-  out.textContent = res.ok
-    ? `✔ Fair shuffle verified in your browser: all ${res.checked} deals came from the seed committed to before the game.`
-    : `✘ Fair shuffle check failed: ${res.problems.join("; ")}`;
-}
-
-function renderInvite() {
-  const box = clear($("invite"));
-  const url = `${location.origin}/t/${encodeURIComponent(state.table.id)}`;
-  box.append(linkBox(url, "invite-link"));
-  if (state.table.private) box.append(el("p", { class: "small muted" }, "This table is private: only people with the link can find it."));
-  const codes = JSON.parse(store.get(`invites.${state.table.id}`) || "{}");
-  for (const [seat, path] of Object.entries(codes)) {
-    if (state.table.seats[seat].kind === "reserved") {
-      box.append(el("p", { class: "small" }, `Seat ${Number(seat) + 1} is reserved; send this link to the person it is for:`),
-        linkBox(location.origin + path, `reserved-${seat}`));
+  let trick = null, label = "Last trick";
+  if (v) {
+    if (v.tricks.length) trick = v.tricks[v.tricks.length - 1];
+    else if (v.past_hands.length) {
+      const last = v.past_hands[v.past_hands.length - 1];
+      if (last.tricks.length) { trick = last.tricks[last.tricks.length - 1]; label = v.phase === "over" ? "Last trick" : "Last trick of the previous hand"; }
     }
   }
-  const finished = state.table.finished;
-  if (finished.length) {
-    box.append(el("p", { class: "small" }, "Finished games: ", finished.map((g) =>
-      el("a", { href: `/t/${encodeURIComponent(state.table.id)}/replay/${g}`, style: "margin-right:.5rem" }, `#${g}`))));
-  }
+  btn.disabled = !trick;
+  btn.setAttribute("aria-expanded", String(lastTrickOpen && !!trick));
+  box.hidden = !(lastTrickOpen && trick);
+  if (box.hidden) return;
+  const n = v.players;
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, `${label}: ${v.names[trick.winner]} won it`),
+    el("button", { type: "button", class: "close", "aria-label": "Close the last trick", onclick: () => toggleLastTrick(false) }, "×")),
+  el("ol", { class: "lt-cards" }, trick.cards.map((c, i) => {
+    const seat = (trick.leader + i) % n;
+    return el("li", { class: seat === trick.winner ? "won" : "" }, face(c, { label: `${v.names[seat]} played the ${cardWords(c)}` }),
+      el("span", { class: "nm" }, v.names[seat] + (seat === trick.winner ? " ★" : "")));
+  })));
+  if (hadFocus) box.querySelector(".close").focus({ preventScroll: true });
 }
 
-function linkBox(url, id) {
-  const input = el("input", { type: "text", readonly: true, value: url, id, "aria-label": "Link" });
-  const copy = async () => {
-    try { await navigator.clipboard.writeText(url); toast("Link copied."); }
-    catch { input.select(); document.execCommand?.("copy"); toast("Link selected: copy it."); }
-  };
-  return el("div", { class: "linkbox" }, input, el("button", { onclick: copy }, "Copy"));
+function toggleLastTrick(open = !lastTrickOpen) {
+  lastTrickOpen = open;
+  renderLastTrick();
+  if (open && !$("last-trick").hidden) $("last-trick").querySelector(".close").focus();
+  else if (!open) $("last-trick-button").focus();
+}
+
+function renderHandResult() {
+  const box = $("hand-result");
+  const v = view();
+  if (!v || !v.past_hands.length || handResult !== v.past_hands.length || (v.phase === "play" && (v.trick.cards.length || v.tricks.length))) {
+    box.hidden = true;
+    return;
+  }
+  const h = v.past_hands[v.past_hands.length - 1];
+  box.hidden = false;
+  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, `Hand ${v.past_hands.length} result`),
+    el("button", { type: "button", class: "close", "aria-label": "Close the hand result", onclick: () => { handResult = null; renderHandResult(); } }, "×")),
+  el("ul", { class: "results" }, v.names.map((name, s) => {
+    const made = h.bids[s] === h.tricks_won[s];
+    return el("li", { class: made ? "made" : "missed" }, avatar(name, "tiny"), el("span", { class: "nm" }, s === me() ? "You" : name),
+      el("span", { class: "res" }, made ? `✓ made ${h.bids[s]}` : `✗ bid ${h.bids[s]}, won ${h.tricks_won[s]}`),
+      el("b", {}, `+${h.scores[s]}`));
+  })));
 }
 
 function showMissing() {
@@ -509,39 +605,87 @@ function showMissing() {
     el("a", { href: "/" }, "Back to the lobby")));
 }
 
-// --- keyboard: digits bid, arrows move between playable cards, Enter/Space plays ------
+// --- motion: deal, play, collect, turn the trump card ----------------------------------
+
+function handRects() {
+  const out = {};
+  for (const c of document.querySelectorAll("#hand .card")) out[c.dataset.card] = c.getBoundingClientRect();
+  return out;
+}
+
+function animate(change, before) {
+  const v = view();
+  if (!v) return;
+  if (change.newHand && !change.fresh) {
+    const from = seatRect(v.dealer);
+    [...document.querySelectorAll("#hand .card")].forEach((c, i) => flyFrom(c, from, ms("deal"), { delay: i * ms("dealStagger"), rotate: -20 }));
+    for (const b of document.querySelectorAll("#seats .backs .card")) flyFrom(b, from, ms("deal"), { delay: 60 });
+    const trump = document.querySelector("#deck .trump-card");
+    if (trump) flip(trump, ms("flip"));
+  }
+  for (const pl of change.plays) {
+    const node = document.querySelector(`#trick .card[data-card='${pl.card}']`);
+    if (!node) continue;
+    const from = pl.seat === me() && before[pl.card] ? before[pl.card] : seatRect(pl.seat);
+    flyFrom(node, from, ms("play"));
+  }
+  if (change.handDone && v.past_hands.length) handResult = v.past_hands.length;
+  if (change.handDone) renderHandResult();
+}
+
+// --- keyboard: digits bid, arrows move between cards, Enter/Space plays, L last trick --
 
 let digits = "", digitTimer = null;
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest && e.target.closest("#chat")) return;
   const v = view();
+  if (e.key === "Escape" && lastTrickOpen) { toggleLastTrick(false); e.preventDefault(); return; }
   if (!v) return;
+  if ((e.key === "l" || e.key === "L") && !$("last-trick-button").disabled) { toggleLastTrick(); e.preventDefault(); return; }
   if (/^[0-9]$/.test(e.key) && v.phase === "bid" && myTurn()) {
     digits += e.key;
     clearTimeout(digitTimer);
     const legal = v.legal.map(Number);
     const bid = Number(digits);
-    const couldGrow = legal.some((b) => String(b).startsWith(digits) && String(b) !== digits);
-    const fire = () => { digits = ""; if (legal.includes(bid)) act(bid); else toast(`You cannot bid ${bid} now.`, "error"); };
+    const couldGrow = Array.from({ length: v.hand_size + 1 }, (_, b) => b).some((b) => String(b).startsWith(digits) && String(b) !== digits);
+    const fire = () => { digits = ""; if (legal.includes(bid)) act(bid); else if (bid <= v.hand_size) refuse(bid); else toast(`Bids are 0 to ${v.hand_size}.`, "error"); };
     if (couldGrow) digitTimer = setTimeout(fire, 700); else fire();
     e.preventDefault();
     return;
   }
-  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-    const cards = [...document.querySelectorAll("#hand button.card:not(:disabled)")];
+  const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+  if (e.key in arrows || ((e.key === "Home" || e.key === "End") && e.target.closest && e.target.closest("#hand"))) {
+    const everyCard = e.key === "ArrowUp" || e.key === "ArrowDown" || !(v.phase === "play" && myTurn());
+    const all = [...document.querySelectorAll("#hand .card")];
+    const cards = everyCard ? all : all.filter((c) => c.classList.contains("legal"));
     if (!cards.length) return;
-    const i = cards.indexOf(document.activeElement);
-    const next = i < 0 ? 0 : (i + (e.key === "ArrowRight" ? 1 : -1) + cards.length) % cards.length;
-    cards[next].focus();
-    e.preventDefault();
+    if (!(e.key in arrows) || e.target.closest("#hand") || e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      const i = cards.indexOf(document.activeElement);
+      let next;
+      if (e.key === "Home") next = 0;
+      else if (e.key === "End") next = cards.length - 1;
+      else if (i < 0) {
+        const j = all.indexOf(document.activeElement);
+        next = j < 0 ? 0 : Math.max(0, cards.findIndex((c) => all.indexOf(c) >= j));
+      } else next = (i + arrows[e.key] + cards.length) % cards.length;
+      all.forEach((c) => c.setAttribute("tabindex", c === cards[next] ? "0" : "-1"));
+      cards[next].focus();
+      e.preventDefault();
+    }
   }
 });
 
-// --- start ----------------------------------------------------------------------------
+// --- start -------------------------------------------------------------------------------
 
 $("name").value = store.get("name") || "";
-api("/api/options").then((o) => { options = o; render(); }).catch(() => {});
+$("last-trick-button").addEventListener("click", () => toggleLastTrick());
+bindSettingsForm({ speed: $("speed"), sound: $("sound"), fourColour: $("four-colour"), note: $("motion-note") });
+onSettings(() => render());
+let resizeTimer = null;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 120); });
+api("/api/options").then((o) => { ctx.options = o; render(); }).catch(() => {});
 socket.connect();
 renderConnection();
-window.ohhell = { socket, get state() { return state; } };  // for the curious (and the tests)
-export { SUIT_NAME, SUIT_SYMBOL };
+window.ohhell = { socket, get state() { return ctx.state; }, animations: activeCount, renderTimes };  // for the curious (and the tests)
+export { SUIT_NAME, SUIT_SYMBOL, suitWords };

@@ -1,0 +1,244 @@
+// The side panels and the game-over screen: the bid table, the seat controls, the score
+// table and chart, the invite links and the fair-shuffle check.
+import { cardText, clear, el, runningTotals, scoreChart, store, toast } from "../common.js";
+import { verifyRecord } from "../fair.js";
+import { ctx, game, me, takeoverLeft, view, waitingFor } from "./state.js";
+import { avatar, standing } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+
+function countdown(seat, words) {
+  const left = takeoverLeft(seat);
+  return el("span", { class: "countdown", "data-countdown": seat.seat, "data-words": words },
+    words.replace("#", left === null ? "" : Math.ceil(left)));
+}
+export { countdown };
+
+export function renderBidTable() {
+  const tbl = clear($("bidtable"));
+  const t = ctx.state.table;
+  const v = view();
+  tbl.append(el("caption", { class: "sr-only" }, "Each player's bid, tricks won and points"),
+    el("thead", {}, el("tr", {},
+      el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Bid"), el("th", { scope: "col" }, "Won"), el("th", { scope: "col" }, "Total"))));
+  const body = el("tbody");
+  const acting = v ? waitingFor(v) : [];
+  for (const seat of t.seats) {
+    const i = seat.seat;
+    const name = v ? v.names[i] : (seat.name || (seat.kind === "reserved" ? "Reserved" : "Open seat"));
+    const dot = seat.kind === "human" && !seat.standin
+      ? el("span", { class: "dot " + (seat.connected ? "on" : "off"), title: seat.connected ? "connected" : "away" },
+        el("span", { class: "sr-only" }, seat.connected ? "connected" : "not connected")) : null;
+    const tags = [];
+    if (v && v.dealer === i && v.phase !== "over") tags.push(el("span", { class: "pill dealer" }, "dealer"));
+    if (seat.kind === "bot") tags.push(el("span", { class: "pill" }, `bot: ${seat.bot}`));
+    if (seat.standin) tags.push(el("span", { class: "pill", title: seat.standin_by === "timer" ? "away too long on their turn" : "put in by the creator" },
+      seat.standin_by === "timer" ? "away: bot plays" : "bot stands in"));
+    if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, "bot in # s")));
+    if (i === me()) tags.push(el("span", { class: "pill" }, "you"));
+    let bid = "", won = "", total = "", st = null;
+    if (v) {
+      bid = v.bids[i] !== null ? String(v.bids[i]) : v.has_bid[i] ? "✓" : "–";
+      won = v.phase === "over" ? "" : String(v.tricks_won[i]);
+      total = String(v.totals[i]);
+      st = standing(v.bid_status ? v.bid_status[i] : "");
+    }
+    const row = el("tr", { class: (acting.includes(i) ? "to-act " : "") + (i === me() ? "me" : ""), "data-seat": i },
+      el("th", { scope: "row" }, el("span", { class: "who" }, avatar(name, "small"), dot, el("span", { class: "nm" }, name)), el("span", { class: "tags" }, ...tags)),
+      el("td", {}, bid), el("td", {}, won, st), el("td", {}, total));
+    if (!v && (seat.kind === "open" || seat.kind === "reserved")) {
+      row.replaceChildren(el("th", { scope: "row" }, name, seat.kind === "reserved" ? el("span", { class: "pill" }, "invite only") : null),
+        el("td", { colspan: 3 }, joinControl(i, seat)));
+    }
+    body.append(row);
+  }
+  tbl.append(body);
+}
+
+function joinControl(i, seat) {
+  const box = el("div", { class: "join-box" });
+  if (me() === null && (seat.kind === "open" || (ctx.invite && ctx.invite.seat === i))) {
+    box.append(el("button", { class: "primary join", "data-seat": i, onclick: () => join(i) }, "Sit here"));
+  }
+  if (ctx.state.you.admin && !game()) {
+    const sel = el("select", { "aria-label": `Bot for seat ${i + 1}` },
+      ctx.options.bots.map((b) => el("option", { value: b, selected: b === ctx.options.default_bot }, b)));
+    box.append(sel, el("button", { class: "add-bot", onclick: () => ctx.send({ type: "set_seat", seat: i, kind: "bot", bot: sel.value }) }, "Add bot"));
+  }
+  return box;
+}
+
+function join(seat) {
+  const name = $("name").value.trim();
+  if (!name) { toast("Type the name the others will see first.", "error"); $("name").focus(); return; }
+  store.set("name", name);
+  ctx.send({ type: "join", seat, name, code: ctx.invite && ctx.invite.seat === seat ? ctx.invite.code : null });
+}
+
+export function renderSeatActions() {
+  const box = clear($("seat-actions"));
+  const t = ctx.state.table;
+  const v = view();
+  const inGame = v && v.phase !== "over";
+  $("name-row").classList.toggle("hidden", !(me() === null && !inGame && t.seats.some((s) => s.kind !== "human" && s.kind !== "bot")));
+  if (ctx.state.you.admin) {
+    if (!inGame && t.seats.some((s) => s.kind === "open" || s.kind === "reserved")) {
+      box.append(el("button", { id: "fill-bots", onclick: () => ctx.send({ type: "fill_bots" }) }, "Fill empty seats with bots"));
+    }
+    for (const seat of t.seats) {
+      if (seat.kind === "human" && !seat.connected && !seat.standin) {
+        const sel = el("select", { "aria-label": `Bot to stand in for ${seat.name}` },
+          ctx.options.bots.map((b) => el("option", { value: b, selected: b === ctx.options.default_bot }, b)));
+        box.append(el("div", { class: "join-box" }, `${seat.name} has left.`, sel,
+          el("button", { class: "replace", "data-seat": seat.seat, onclick: () => ctx.send({ type: "replace", seat: seat.seat, bot: sel.value }) },
+            "Let a bot play")));
+      }
+      if (seat.kind === "bot" && !inGame) {
+        box.append(el("button", { class: "open-seat", onclick: () => ctx.send({ type: "set_seat", seat: seat.seat, kind: "open" }) },
+          `Open seat ${seat.seat + 1} for a person`));
+      }
+    }
+  }
+  if (me() !== null && !inGame) {
+    box.append(el("button", { id: "leave", onclick: () => ctx.send({ type: "leave" }) }, "Leave my seat"));
+  }
+  const away = t.away;
+  box.append(el("p", { class: "small muted", id: "away-setting" }, away
+    ? `Away timer: a player away for ${away.after} s on their turn gets a ${away.bot} bot until they come back.`
+    : "Away timer off: the table waits for players who leave (the creator can let a bot play for them)."));
+}
+
+export function renderScores() {
+  const box = clear($("scores"));
+  const chartBox = clear($("chart"));
+  const v = view();
+  if (!v) { box.append(el("p", { class: "muted" }, "No hand has been played yet.")); return; }
+  const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Cards"), el("th", { scope: "col" }, "Trump"),
+    v.names.map((n) => el("th", { scope: "col" }, n)));
+  const body = el("tbody");
+  const totals = new Array(v.players).fill(0);
+  v.past_hands.forEach((h, k) => {
+    body.append(el("tr", {}, el("td", {}, k + 1), el("td", {}, h.hand_size),
+      el("td", {}, h.trump_card ? cardText(h.trump_card) : "none"),
+      h.scores.map((sc, s) => {
+        totals[s] += sc;
+        const made = h.bids[s] === h.tricks_won[s];
+        return el("td", { class: made ? "made" : "missed", title: `bid ${h.bids[s]}, won ${h.tricks_won[s]}, scored ${sc}` },
+          el("span", { class: "mark", "aria-label": made ? "made" : "missed" }, made ? "✓" : "✗"), ` ${h.bids[s]}/${h.tricks_won[s]} `, el("strong", {}, `+${sc}`));
+      })));
+  });
+  if (v.phase !== "over") {
+    body.append(el("tr", { class: "current" }, el("td", {}, v.hand_index + 1), el("td", {}, v.hand_size),
+      el("td", {}, v.trump_card ? cardText(v.trump_card) : "none"),
+      v.bids.map((b, s) => el("td", {}, `${b === null ? (v.has_bid[s] ? "✓" : "–") : b}/${v.tricks_won[s]}`))));
+  }
+  box.append(el("table", { class: "grid scores", id: "score-table" },
+    el("caption", { class: "sr-only" }, "Scores by hand"), el("thead", {}, head), body,
+    el("tfoot", {}, el("tr", {}, el("th", { colspan: 3, scope: "row" }, "Total"), totals.map((x) => el("td", {}, x))))),
+  el("p", { class: "small muted" }, "Each cell: ✓ made or ✗ missed, bid/won, then the points scored."));
+  if (v.past_hands.length) {
+    chartBox.append(scoreChart(v.names, runningTotals(v.players, v.past_hands.map((h) => h.scores))));
+  }
+}
+
+function trophy() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "trophy");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M7 3h10v3h3v2a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 8.3 12H8a4 4 0 0 1-4-4V6h3V3zm-1 5a2 2 0 0 0 1.1 1.8L7 6H6v2zm12 0V6h-1l-.1 3.8A2 2 0 0 0 18 8z");
+  path.setAttribute("fill", "#d9a400");
+  svg.append(path);
+  return svg;
+}
+
+export function renderEnd() {
+  const box = $("end");
+  const g = game();
+  const v = view();
+  const wasHidden = box.hidden;
+  box.hidden = !(v && v.phase === "over");
+  if (box.hidden) return;
+  clear(box);
+  const order = v.totals.map((t, s) => [t, s]).sort((a, b) => b[0] - a[0]);
+  const humans = ctx.state.table.seats.filter((s) => s.kind === "human" && !s.standin).length;
+  const votes = ctx.state.table.votes;
+  const s = me();
+  const made = v.names.map((_, seat) => v.past_hands.filter((h) => h.bids[seat] === h.tricks_won[seat]).length);
+  const heading = v.winners.length > 1 ? "A shared win!" : `${v.names[v.winners[0]]} wins!`;
+  box.append(el("h2", { id: "end-heading", tabindex: "-1" }, trophy(), "Game over: ", heading),
+    el("ol", { class: "standings", id: "standings" }, order.map(([t, seat], k) =>
+      el("li", { class: v.winners.includes(seat) ? "winner" : "" },
+        el("span", { class: "place" }, `${k + 1}.`), avatar(v.names[seat], "small"),
+        el("span", { class: "nm" }, v.names[seat] + (seat === s ? " (you)" : "")),
+        el("span", { class: "made" }, `made ${made[seat]} of ${v.past_hands.length} bids`),
+        el("span", { class: "pts" }, `${t} points`)))));
+  const actions = el("div", { class: "seat-actions" });
+  if (s !== null) {
+    const voted = votes.includes(s);
+    actions.append(el("button", { class: "primary", id: "rematch", disabled: voted, onclick: () => ctx.send({ type: "rematch" }) },
+      voted ? "Waiting for the others…" : "Rematch"));
+  }
+  actions.append(el("a", { href: `${g.record}?download=1`, id: "download", download: "", class: "button" }, "Download the record"),
+    el("a", { href: `/t/${encodeURIComponent(ctx.state.table.id)}/replay/${g.number}`, id: "replay-link", class: "button" }, "Step through the replay"));
+  box.append(actions, el("p", { class: "small muted" }, `Rematch: ${votes.length} of ${humans} player${humans === 1 ? "" : "s"} ready.`),
+    el("p", { class: "fair", id: "fair-result" }, "Checking the fair shuffle…"));
+  if (wasHidden && document.activeElement === document.body) box.querySelector("h2").focus({ preventScroll: false });
+  if (!ctx.fairness[g.number]) {
+    ctx.fairness[g.number] = "checking";
+    fetch(g.record).then((r) => r.json()).then(verifyRecord).then((res) => {
+      ctx.fairness[g.number] = res;
+      renderFairness();
+    }).catch((e) => { ctx.fairness[g.number] = { ok: false, checked: 0, problems: [String(e)] }; renderFairness(); });
+  }
+}
+
+export function renderFairness() {
+  const g = game();
+  const out = $("fair-result");
+  const side = clear($("commitments"));
+  if (g) {
+    side.append(el("p", { class: "small" }, `Before the first card the server published a SHA-256 commitment to the key of each of the ${g.commitments.length} deals:`),
+      el("ol", { class: "small", id: "commitment-list" }, g.commitments.map((c, k) =>
+        el("li", { title: c }, el("code", {}, c.slice(0, 16) + "…"), k === view().hand_index && view().phase !== "over" ? " ← this hand" : ""))),
+      el("p", { class: "small muted" }, g.seed ? `Seed revealed: ${g.seed}` : "The seed that dealt them is revealed when the game ends."));
+  }
+  if (!out || !g) return;
+  const res = ctx.fairness[g.number];
+  if (!res || res === "checking") return;
+  out.className = "fair " + (res.ok ? "ok" : "bad");
+  out.textContent = res.ok
+    ? `✔ Fair shuffle verified in your browser: all ${res.checked} deals came from the seed committed to before the game.`
+    : `✘ Fair shuffle check failed: ${res.problems.join("; ")}`;
+}
+
+export function renderInvite() {
+  const box = clear($("invite"));
+  const url = `${location.origin}/t/${encodeURIComponent(ctx.state.table.id)}`;
+  box.append(linkBox(url, "invite-link", "Invite link"));
+  if (ctx.state.table.description) box.append(el("p", { class: "small rules-line" }, "Rules: " + ctx.state.table.description));
+  if (ctx.state.table.private) box.append(el("p", { class: "small muted" }, "This table is private: only people with the link can find it."));
+  const codes = JSON.parse(store.get(`invites.${ctx.state.table.id}`) || "{}");
+  for (const [seat, path] of Object.entries(codes)) {
+    if (ctx.state.table.seats[seat] && ctx.state.table.seats[seat].kind === "reserved") {
+      box.append(el("p", { class: "small" }, `Seat ${Number(seat) + 1} is reserved; send this link to the person it is for:`),
+        linkBox(location.origin + path, `reserved-${seat}`, `Invite link for seat ${Number(seat) + 1}`));
+    }
+  }
+  const finished = ctx.state.table.finished;
+  if (finished.length) {
+    box.append(el("p", { class: "small finished" }, "Finished games: ", finished.map((g) =>
+      el("a", { href: `/t/${encodeURIComponent(ctx.state.table.id)}/replay/${g}` }, `#${g}`))));
+  }
+}
+
+function linkBox(url, id, label) {
+  const input = el("input", { type: "text", readonly: true, value: url, id, "aria-label": label });
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(url); toast("Link copied."); }
+    catch { input.select(); document.execCommand?.("copy"); toast("Link selected: copy it."); }
+  };
+  return el("div", { class: "linkbox" }, input, el("button", { type: "button", onclick: copy }, "Copy"));
+}

@@ -1,0 +1,117 @@
+// The seats around the felt, placed relative to you (you at the bottom; the play goes
+// clockwise, so the next seat sits to your left), each with an avatar of initials on a
+// colour derived from the name, the bid, the tricks won and the standing against the bid
+// (the core's words), the dealer button, the turn ring and the away timer's ring.
+import { el } from "../common.js";
+import { back } from "./cards.js";
+
+/** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``
+ * (you, or seat 1 for a spectator). */
+export function place(seat, base, players) {
+  const k = (seat - base + players) % players;
+  if (k === 0) return { x: 0, y: 1 };
+  // the others on the upper arc, from your left (just below level) over the top to your
+  // right, so that no seat crowds yours at the bottom on a small screen
+  const low = (15 * Math.PI) / 180;
+  const angle = players === 2 ? 1.5 * Math.PI : Math.PI - low + ((k - 1) / (players - 2)) * (Math.PI + 2 * low);
+  return { x: Math.cos(angle), y: Math.sin(angle) };
+}
+
+/** A stable colour for a name (an HSL hue from a string hash), dark enough for white text. */
+export function hue(name) {
+  let h = 2166136261;
+  for (const ch of name || "?") { h ^= ch.codePointAt(0); h = Math.imul(h, 16777619); }
+  return (h >>> 0) % 360;
+}
+
+export function initials(name) {
+  const words = (name || "?").replace(/[()]/g, " ").trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "?";
+  if (words.length === 1) return [...words[0]].slice(0, 2).join("").toUpperCase();
+  const last = words[words.length - 1];
+  return ([...words[0]][0] + ([...last][0])).toUpperCase();
+}
+
+export function avatar(name, extra = "") {
+  const a = el("span", { class: `avatar ${extra}`.trim(), "aria-hidden": "true" }, initials(name));
+  a.style.setProperty("--hue", String(hue(name)));
+  return a;
+}
+
+/** The standing against the bid, in the core's words (ohhell.scoring.bid_status). */
+export function standing(status) {
+  if (!status || ["to bid", "bid in", "bid hidden"].includes(status)) return null;
+  const tone = /^(made|on bid)$/.test(status) ? "good" : /^(over|under)/.test(status) ? "bad" : "warn";
+  const mark = tone === "good" ? "✓ " : tone === "bad" ? "✗ " : "";
+  return el("span", { class: "bidst " + tone }, mark + status);
+}
+
+/**
+ * Draw every seat.  info: {players, base, names, seats (table seats), view (or null),
+ * acting (seats to act), me, timers: seat -> {left, after}}.
+ */
+export function renderSeats(box, info) {
+  const { players, base, view: v } = info;
+  const plates = [];
+  for (let s = 0; s < players; s++) {
+    const seat = info.seats[s];
+    const name = info.names[s];
+    const { x, y } = place(s, base, players);
+    const mine = s === info.me;
+    const acting = info.acting.includes(s);
+    const classes = ["seat"];
+    if (mine) classes.push("me");
+    if (s === base) classes.push("bottom");
+    if (acting) classes.push("to-act");
+    if (y < -0.3) classes.push("top"); else if (y > 0.3) classes.push("low");
+    if (x < -0.3) classes.push("left"); else if (x > 0.3) classes.push("right");
+    if (seat.kind === "open" || seat.kind === "reserved") classes.push("empty");
+    const timer = info.timers[s];
+    const ring = el("span", { class: "ring" + (timer ? " timer" : ""), "aria-hidden": "true" });
+    if (timer) ring.style.setProperty("--p", String(Math.max(0, Math.min(1, timer.left / timer.after))));
+    const dealer = v && v.dealer === s && v.phase !== "over";
+    const words = [];
+    let line = null, st = null, backs = null;
+    if (v) {
+      const bid = v.bids[s] !== null ? String(v.bids[s]) : v.has_bid[s] ? "in" : "–";
+      line = el("span", { class: "seat-line" },
+        el("span", { class: "bid" }, "bid ", el("b", {}, bid)), " · ",
+        el("span", { class: "won" }, "won ", el("b", { "data-won": s }, String(v.tricks_won[s]))));
+      st = v.phase === "over" ? el("span", { class: "bidst" }, `${v.totals[s]} pts`) : standing(v.bid_status ? v.bid_status[s] : "");
+      if (!mine && v.phase !== "over") {
+        const left = info.cardsLeft[s];
+        backs = el("span", { class: "backs", "aria-hidden": "true" },
+          Array.from({ length: Math.min(left, 8) }, () => back("mini")));
+        backs.style.setProperty("--n", String(Math.min(left, 8)));
+        if (left) words.push(`${left} card${left === 1 ? "" : "s"} left`);
+      }
+    } else if (seat.kind === "open" || seat.kind === "reserved") {
+      line = el("span", { class: "seat-line" }, seat.kind === "reserved" ? "reserved" : "open seat");
+    }
+    if (dealer) words.push("dealer");
+    if (acting) words.push(v && v.phase === "bid" ? "to bid" : "to play");
+    if (timer) words.push(`away: a bot plays in ${Math.ceil(timer.left)} s`);
+    const tag = seat.kind === "bot" ? null : seat.standin ? "bot stands in" : seat.kind === "human" && !seat.connected ? "away" : null;
+    const plate = el("div", { class: classes.join(" "), "data-seat": s },
+      el("span", { class: "avatar-wrap" }, ring, avatar(name),
+        dealer ? el("span", { class: "dealer-chip", title: "Dealer", "aria-hidden": "true" }, "D") : null,
+        seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? "connected" : "not connected", "aria-hidden": "true" }) : null),
+      el("span", { class: "seat-text" },
+        el("span", { class: "seat-name" }, name, mine ? el("span", { class: "you" }, " (you)") : null),
+        tag ? el("span", { class: "seat-tag" }, tag) : null,
+        line, st,
+        words.length ? el("span", { class: "sr-only" }, ", " + words.join(", ")) : null,
+        acting ? el("span", { class: "turn-flag", "aria-hidden": "true" }, v && v.phase === "bid" ? "bidding…" : mine ? "your turn" : "to play") : null),
+      backs);
+    plate.style.setProperty("--x", x.toFixed(3));
+    plate.style.setProperty("--y", y.toFixed(3));
+    plates.push(plate);
+  }
+  box.replaceChildren(...plates);
+}
+
+/** The on-screen rectangle a seat's cards come from and go to. */
+export function seatRect(s) {
+  const node = document.querySelector(`#seats .seat[data-seat='${s}'] .avatar`);
+  return node ? node.getBoundingClientRect() : null;
+}

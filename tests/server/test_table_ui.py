@@ -1,0 +1,375 @@
+"""The table page: what the server adds to a view for it (``game.explain``), and the page
+itself in Debian's chromium under Playwright — whole games at 390, 768, 1280 and 1920 px
+wide with no sideways scroll, the keyboard alone, the screen reader's live region, illegal
+cards that say why, settings that persist, and axe-core (loaded by the test only, from the
+``axe-playwright-python`` package) finding no serious or critical violation in any phase.
+
+Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/table-*.png``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ohhell import Game, Rules
+from ohhell.server.tables import explain
+from ohhell.text import explain_illegal
+from ohhell.tricks import hook_bid
+
+
+# --- game.explain: the core's reasons, for the receiver's own choices only -------------------
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(3, 5), seed=st.integers(0, 10**6), hook=st.booleans(),
+       must_trump=st.booleans(), steps=st.integers(0, 60))
+def test_explain_gives_the_cores_reason_for_every_choice_not_legal(players, seed, hook, must_trump, steps):
+    rules = Rules(players, hand_sizes=[4, 3], hook=hook, must_trump=must_trump)
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in [*range(players), None]:
+        view = game.spectator_view() if seat is None else game.view(seat)
+        ex = explain(view)
+        why = ex["why_not"]
+        if seat is None or not view.legal:
+            assert why == {}
+        elif view.phase == "bid":
+            legal = {a.to_json() for a in view.legal}
+            assert set(why) == {str(b) for b in range(view.hand_size + 1) if b not in legal}
+            for b, sentence in why.items():
+                assert sentence == explain_illegal(view.rejection(int(b)), list(view.names))
+        else:
+            legal = {a.to_json() for a in view.legal}
+            held = {str(c) for c in view.hand}
+            assert set(why) == held - legal  # only its own cards: nothing hidden leaks
+            for card, sentence in why.items():
+                assert sentence == explain_illegal(view.rejection(card), list(view.names))
+                assert sentence.startswith(("You must follow", "You cannot follow"))
+        assert ex["winning"] == (view.trick_winner_so_far if view.phase == "play" else None)
+        if ex["hook"] is not None:
+            assert hook and view.phase == "bid" and view.bids[view.dealer] is None
+            others = [b for s, b in enumerate(view.bids) if s != view.dealer]
+            assert ex["hook"]["seat"] == view.dealer
+            assert ex["hook"]["bid"] == (hook_bid(view.hand_size, sum(others)) if None not in others else None)
+        else:
+            assert not (hook and view.phase == "bid" and view.bids[view.dealer] is None)
+
+
+def test_explain_words_the_hook_for_the_dealer_and_tells_everyone():
+    game = Game(Rules(4, hand_sizes=[3], hook=True), seed=3)
+    while game.to_act != game.view(0).dealer:
+        game.apply(game.legal_actions()[0])
+    dealer = game.to_act
+    others = sum(b for b in game.view(dealer).bids if b is not None)
+    forbidden = 3 - others
+    ex = explain(game.view(dealer))
+    assert ex["why_not"] == {str(forbidden): f"You deal and, with the hook, may not bid {forbidden}: "
+                                             "the bids would total 3, the number of tricks."}
+    assert explain(game.spectator_view())["hook"] == {"seat": dealer, "bid": forbidden}
+
+
+# --- the page in a real browser --------------------------------------------------------------
+
+import os  # noqa: E402
+import time  # noqa: E402
+
+import httpx  # noqa: E402
+import pytest  # noqa: E402
+
+from serverkit import ROOT, ProcessServer  # noqa: E402
+
+SHOTS = os.environ.get("OHHELL_SCREENSHOTS")
+WIDTHS = {390: 844, 768: 1024, 1280: 900, 1920: 1080}
+BLOCKED_CHECKED: list[int] = []  # widths at which a card that may not be played said why
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("table-ui") / "tables.sqlite3")
+    srv = ProcessServer(db, "--bot-delay", "0.05").start()
+    yield srv
+    srv.stop()
+
+
+def new_table(server, players=4, hand_sizes=(4, 3), **rules) -> str:
+    seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+    r = httpx.post(server.base + "/api/tables", json={"rules": {"players": players, "hand_sizes": list(hand_sizes), **rules},
+                                                      "seats": seats, "title": "Table UI"})
+    assert r.status_code == 201, r.text
+    return server.base + r.json()["url"]
+
+
+def sit(browser, url, width, name="Ann", **context):
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": WIDTHS.get(width, 900)}, is_mobile=phone,
+                              has_touch=phone, **context)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.fill("#name", name)
+    page.click("button.join[data-seat='0']")
+    page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+    return ctx, page, errors
+
+
+def state(page) -> dict:
+    return page.evaluate("() => window.ohhell.state")
+
+
+def no_sideways_scroll(page) -> None:
+    sizes = page.evaluate("""() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+                                     win: document.documentElement.clientWidth})""")
+    assert sizes["doc"] <= sizes["win"] and sizes["body"] <= sizes["win"], sizes
+    page.evaluate("() => window.scrollTo(50, window.scrollY)")
+    assert page.evaluate("() => window.scrollX") == 0
+
+
+def axe_clean(page, what: str) -> None:
+    """axe-core (from the axe-playwright-python package; the page never ships it)."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"axe in {what}: {bad}"
+
+
+def shot(page, name: str) -> None:
+    """A screenshot for docs/, in 128 colours (the felt's gradient makes full-colour files big)."""
+    if SHOTS:
+        path = ROOT / SHOTS / name
+        page.evaluate("() => document.querySelectorAll('.toast').forEach((t) => t.remove())")
+        page.screenshot(path=str(path), full_page=False)
+        shrink(path)
+
+
+def shrink(path) -> None:
+    from PIL import Image
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
+
+
+def check_blocked_card_says_why(page, width) -> bool:
+    """On our turn to play, a card we may not play says why in the core's words, and
+    choosing it sends nothing."""
+    st = state(page)
+    v = st["game"]["view"]
+    why = st["game"]["explain"]["why_not"]
+    if v["phase"] != "play" or not v["legal"] or not why:
+        return False
+    card = sorted(why)[0]
+    node = page.locator(f"#hand .card[data-card='{card}']")
+    assert node.get_attribute("aria-disabled") == "true"
+    assert why[card] in node.get_attribute("aria-label")
+    assert node.get_attribute("title") == why[card]
+    n = st["game"]["n"]
+    node.click(force=True)  # aria-disabled: Playwright would wait for it to be "enabled"
+    page.wait_for_selector(f".toast.error:has-text('{why[card][:30]}')")
+    assert state(page)["game"]["n"] == n
+    assert why[card] in page.inner_text("#announcer")
+    BLOCKED_CHECKED.append(width)
+    return True
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_whole_game_at_each_width(browser, server, width):
+    url = new_table(server, hand_sizes=(5, 4), hook=True)
+    ctx, page, errors = sit(browser, url, width)
+    keyboard = width >= 1000
+    seen: set[str] = set()
+    blocked_done = False
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the game did not finish"
+        st = state(page)
+        v = st["game"]["view"]
+        phase = "over" if v["phase"] == "over" else f"{v['phase']}{'-trick' if v['trick']['cards'] else ''}"
+        if v["legal"] or phase == "over":
+            if phase not in seen:
+                seen.add(phase)
+                page.wait_for_timeout(400)  # let the motion settle
+                no_sideways_scroll(page)
+                # the seats: one plate each, you at the bottom, your hand exactly your cards
+                assert page.locator("#seats .seat").count() == 4
+                assert page.locator("#seats .seat.bottom").get_attribute("data-seat") == "0"
+                if phase != "over":
+                    shown = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+                    assert shown == sorted(state(page)["game"]["view"]["hand"])
+                    # sorted by suit, each suit together, trumps first and marked
+                    order = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+                    suits = [c[1] for c in order]
+                    assert all(suits.index(x) == i or suits[i - 1] == x for i, x in enumerate(suits))
+                    trump = v["trump_card"][1] if v["trump_card"] else None
+                    if trump in suits:
+                        assert suits[0] == trump
+                        assert page.locator("#hand .card.trump").count() == suits.count(trump)
+                axe_clean(page, f"{phase} at {width}px")
+                if phase != "play":  # the lead: the same screen as play-trick, less to see
+                    shot(page, f"table-{phase}-{width}.png")
+            if phase == "over":
+                break
+            if not blocked_done:
+                blocked_done = check_blocked_card_says_why(page, width)
+            n = st["game"]["n"]
+            if v["phase"] == "bid":
+                legal = v["legal"]
+                if width < 500:
+                    # thumb-sized bid buttons on a phone
+                    box = page.locator(f"#bids button.bid[data-bid='{legal[-1]}']").bounding_box()
+                    assert box["width"] >= 44 and box["height"] >= 44
+                    page.locator(f"#bids button.bid[data-bid='{legal[-1]}']").tap()
+                elif keyboard:
+                    page.keyboard.press(str(legal[0]))
+                else:
+                    page.locator(f"#bids button.bid[data-bid='{legal[0]}']").click()
+            else:
+                if keyboard:
+                    page.keyboard.press("ArrowRight")
+                    page.keyboard.press("Enter")
+                else:
+                    card = page.locator("#hand button.card.legal").first
+                    if width < 500:
+                        box = card.bounding_box()
+                        assert box["height"] >= 60
+                        card.tap()
+                    else:
+                        card.click()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {n}", timeout=10000)
+        else:
+            time.sleep(0.05)
+    # the game-over screen: standings, who made their bids, no sideways scroll
+    page.wait_for_selector("#standings li")
+    assert page.locator("#standings li").count() == 4
+    assert "made" in page.inner_text("#standings")
+    page.wait_for_selector("#fair-result.ok", timeout=15000)
+    no_sideways_scroll(page)
+    axe_clean(page, f"the game-over screen at {width}px")
+    shot(page, f"table-over-{width}.png")
+    # the screen reader heard the plays, the tricks and the turns
+    heard = page.inner_text("#announcer")
+    assert "plays the" in heard and "the trick" in heard and "Your turn" in heard and "Game over" in heard
+    assert page.locator("#chat").is_visible() or page.locator("#chat").count() == 1
+    assert not errors, errors
+    ctx.close()
+
+
+def test_some_card_that_may_not_be_played_said_why():
+    """Across the four games above (5 and 4 cards each), at least once a card had to wait."""
+    assert BLOCKED_CHECKED
+
+
+def test_last_trick_on_demand_and_keyboard_only(browser, server):
+    url = new_table(server, hand_sizes=(3,))
+    ctx, page, errors = sit(browser, url, 1280)
+    deadline = time.monotonic() + 60
+    while not state(page)["game"]["view"]["tricks"]:
+        assert time.monotonic() < deadline
+        st = state(page)
+        v = st["game"]["view"]
+        if v["legal"]:
+            if v["phase"] == "bid":
+                page.keyboard.press(str(v["legal"][0]))
+            else:
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        else:
+            time.sleep(0.05)
+    assert page.locator("#last-trick").is_hidden()
+    page.keyboard.press("l")
+    page.wait_for_selector("#last-trick:not([hidden]) .lt-cards li")
+    last = state(page)["game"]["view"]["tricks"][-1]
+    shown = page.locator("#last-trick .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert shown == last["cards"]
+    assert page.evaluate("() => document.activeElement.classList.contains('close')")
+    page.keyboard.press("Escape")
+    assert page.locator("#last-trick").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "last-trick-button"
+    assert not errors, errors
+    ctx.close()
+
+
+def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
+    url = new_table(server, hand_sizes=(3,))
+    ctx, page, errors = sit(browser, url, 1280)
+    page.click("#settings summary")
+    page.check("#four-colour")
+    page.select_option("#speed", "fast")
+    assert not page.is_checked("#sound")  # sounds are off until asked for
+    page.reload()
+    page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+    page.click("#settings summary")
+    assert page.is_checked("#four-colour") and page.input_value("#speed") == "fast"
+    assert page.locator("#felt.four-colour").count() == 1
+    # in the four-colour deck clubs are green and diamonds blue; the suit symbol is always drawn
+    colours = page.evaluate("""() => { const d = document.createElement('div');
+        d.className = 'card face suit-C'; document.querySelector('#hand-area').append(d);
+        const c = getComputedStyle(d).color; d.className = 'card face suit-D'; const dd = getComputedStyle(d).color;
+        d.remove(); return [c, dd]; }""")
+    assert colours == ["rgb(11, 122, 53)", "rgb(7, 83, 179)"]
+    ctx.close()
+    # prefers-reduced-motion: nothing moves, whatever the speed setting
+    ctx, page, errors2 = sit(browser, new_table(server, hand_sizes=(3,)), 1280, reduced_motion="reduce")
+    assert page.is_disabled("#speed")
+    counts = []
+    deadline = time.monotonic() + 60
+    while state(page)["game"]["view"]["phase"] != "over":
+        assert time.monotonic() < deadline
+        counts.append(page.evaluate("() => window.ohhell.animations()"))
+        st = state(page)
+        v = st["game"]["view"]
+        if v["legal"]:
+            if v["phase"] == "bid":
+                page.keyboard.press(str(v["legal"][0]))
+            else:
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        else:
+            time.sleep(0.03)
+    assert counts and max(counts) == 0
+    assert not errors and not errors2, errors + errors2
+    ctx.close()
+
+
+def test_no_sideways_scroll_from_320_to_2560_with_seven_players(browser, server):
+    """Seven seats (the most a table has) and 7 cards each, from a small phone to a large screen."""
+    url = new_table(server, players=7, hand_sizes=(7,))
+    ctx, page, errors = sit(browser, url, 320)
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline
+        st = state(page)
+        v = st["game"]["view"]
+        if v["phase"] == "play" and v["trick"]["cards"] and v["legal"]:
+            break
+        if v["legal"] and v["phase"] == "bid":
+            page.locator(f"#bids button.bid[data-bid='{v['legal'][0]}']").tap()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        elif v["legal"]:
+            page.locator("#hand button.card.legal").first.tap()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
+        else:
+            time.sleep(0.05)
+    for width in (320, 360, 414, 600, 900, 1024, 1440, 2560):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(250)
+        no_sideways_scroll(page)
+        # every seat plate lies inside the felt, and every card of the hand on screen
+        felt = page.locator("#felt").bounding_box()
+        for box in page.locator("#seats .seat").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert box["left"] >= felt["x"] - 1 and box["right"] <= felt["x"] + felt["width"] + 1, (width, box)
+        for box in page.locator("#hand .card").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert box["left"] >= -1 and box["right"] <= width + 1, (width, box)
+        if width == 320:
+            shot(page, "table-seven-320.png")
+    assert page.locator("#seats .seat").count() == 7
+    assert not errors, errors
+    ctx.close()
