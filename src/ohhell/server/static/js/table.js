@@ -45,6 +45,7 @@ const socket = new TableSocket(tableId, {
   },
   joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
   error(msg) {
+    if (String(msg.code).startsWith("chat_")) return;   // the chat (js/chat.js) words its own refusals
     ctx.pending = false;
     toast(msg.message, "error");
     say(msg.message);
