@@ -313,3 +313,70 @@ def test_the_example_client_plays_a_whole_game_against_built_in_bots(db):
             assert p.returncode == 1 and "refused the connection (401)" in p.stderr and "Traceback" not in p.stderr
     finally:
         srv.stop()
+
+
+# --- the pages, in a real browser ----------------------------------------------------------------
+
+def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browser, tmp_path):
+    import concurrent.futures
+
+    from playwright.sync_api import expect
+    srv = ProcessServer(str(tmp_path / "ui.sqlite3"), "--bot-delay", "0.05").start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("dialog", lambda d: d.accept())
+        page.goto(srv.base + "/account")
+        page.fill("#signup-username", "Clanky")
+        page.fill("#signup-password", PASSWORD)
+        page.fill("#signup-again", PASSWORD)
+        page.check("#signup-bot")
+        page.click("#signup-button")
+        expect(page.locator("#bot-note")).to_be_visible()
+        expect(page.locator("#token-table tbody")).to_contain_text("No tokens yet.")
+        page.fill("#token-name", "arena bot")
+        page.click("#token-button")
+        expect(page.locator("#token-new")).to_be_visible()
+        token = page.locator("#token-value").inner_text()
+        assert token.startswith("ohh_") and len(token) == 47
+        row = page.locator("#token-table tbody tr")
+        expect(row).to_have_count(1)
+        expect(row).to_contain_text("arena bot")
+        expect(row).to_contain_text(token[:8] + "…")
+        expect(row).to_contain_text("never")
+
+        # the token plays: the lobby, the table page and the player page show a bot
+        table = httpx.post(srv.base + "/api/tables", json={
+            "rules": RULES, "seats": [{"kind": "open"}] * 2 + [{"kind": "bot", "bot": "random"}] * 2}).json()["id"]
+
+        async def sit() -> None:
+            bot = TokenClient(srv, table, token)
+            await bot.connect()
+            assert (await bot.join(0, "x"))["type"] == "joined"
+            await bot.close()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:   # Playwright's loop owns this thread
+            pool.submit(asyncio.run, sit()).result(30)
+        page.goto(srv.base + "/")
+        expect(page.locator(f'li[data-table="{table}"]')).to_contain_text("Clanky (bot)")
+        page.goto(f"{srv.base}/t/{table}")
+        expect(page.get_by_text("bot account").first).to_be_visible()
+        page.goto(srv.base + "/players/Clanky")
+        expect(page.locator("#name")).to_contain_text("bot account")
+
+        # revoking it on the account page: listed no more, refused at once
+        page.goto(srv.base + "/account")
+        expect(page.locator("#token-table tbody tr")).not_to_contain_text("never")   # last use recorded
+        page.click(".token-revoke")
+        expect(page.locator("#status")).to_contain_text('The token "arena bot" is revoked.')
+        expect(page.locator("#token-table tbody")).to_contain_text("No tokens yet.")
+
+        async def refused_now() -> int:
+            return (await refused(srv.ws_url, additional_headers={"Authorization": f"Bearer {token}"}))[0]
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            assert pool.submit(asyncio.run, refused_now()).result(30) == 401
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()
