@@ -167,6 +167,30 @@ def test_a_token_socket_acts_as_its_account_and_revocation_closes_it(db):
         asyncio.run(main())
 
 
+def test_a_token_revoked_by_another_process_closes_its_socket_at_the_next_check(db, monkeypatch):
+    from ohhell.server import accounts
+    monkeypatch.setattr(accounts, "RECHECK_SECONDS", 0.0)   # (a minute on a real server)
+    with ThreadServer(db) as srv, browser(srv) as c:
+        signup(c, "robo2")
+        made = new_token(c)
+        table = srv.create(RULES, [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * 3)["id"]
+
+        async def main():
+            bot = TokenClient(srv, table, made["token"])
+            await bot.connect()
+            await bot.send({"type": "ping", "ref": 1})
+            assert (await bot.wait(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+            p = await asyncio.to_thread(_admin, "revoke-token", "robo2", made["id"], "--db", db)
+            assert p.returncode == 0, p.stderr
+            await bot.send({"type": "join", "seat": 0, "name": "x"})
+            msg = await bot.wait(lambda m: m["type"] in ("error", "joined"))
+            assert msg["type"] == "error" and msg["code"] == "token_revoked"
+            with pytest.raises(websockets.ConnectionClosed):
+                await bot.wait(lambda m: False, 5)
+        asyncio.run(main())
+        assert srv.manager.tables[table].seats[0].kind == "open"   # it never sat
+
+
 def test_bad_tokens_are_refused_and_rate_limited(db):
     with ThreadServer(db) as srv:
         async def main():

@@ -367,6 +367,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                     continue
                 try:
                     await accounts.recheck_socket(conn)
+                    if conn.closed:   # its API token was revoked: it acts no more, not even as a guest
+                        break
                     await _handle(conn, msg)
                 except TableError as e:
                     conn.error(e.code, e.message, msg.ref)
