@@ -24,10 +24,15 @@ import asyncio
 import json
 import os
 import sys
+import time
 
 import websockets
 
 from ohhell.cards import parse_card
+
+#: Seconds between two messages: under the server's default of 10 a second (docs/bots-api.md,
+#: *Limits*); against fast built-in bots a program's turns can come quicker than that.
+MIN_GAP = 0.11
 
 
 def strength(card: str, trump: "int | None") -> tuple[bool, int]:
@@ -67,11 +72,19 @@ async def play(server: str, table: str, token: str, games: int = 1, seat: "int |
         print(f"cannot reach {server}: {e}", file=sys.stderr)
         return 1
     async with ws:
+        last_sent = 0.0
+
         async def send(message: dict) -> None:
+            # the server takes 10 messages a second (bursts of 30) and ignores the rest: keep under
+            nonlocal last_sent
+            wait = last_sent + MIN_GAP - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            last_sent = time.monotonic()
             await ws.send(json.dumps({"v": 1, **message}))
 
         await send({"type": "hello", "table": table})
-        joining, acted, played = False, None, 0
+        joining, acted, played, pending = False, None, 0, None
         async for text in ws:
             msg = json.loads(text)
             kind = msg["type"]
@@ -80,7 +93,9 @@ async def play(server: str, table: str, token: str, games: int = 1, seat: "int |
                 if msg["code"] in ("no_table", "hello_first", "token_revoked", "no_seat", "seat_taken",
                                    "reserved", "seated"):
                     return 1
-                acted = None   # e.g. rate_limited: try again at the next state
+                if msg["code"] == "rate_limited" and pending is not None:
+                    await asyncio.sleep(1.1)   # an ignored message is not answered: send it again
+                    await send(pending)
                 continue
             if kind == "joined":
                 print(f"sitting at seat {msg['seat']} of table {msg['table']}")
@@ -115,7 +130,8 @@ async def play(server: str, table: str, token: str, games: int = 1, seat: "int |
                 continue
             if view["legal"] and acted != (game["number"], game["n"]):
                 acted = (game["number"], game["n"])   # one action per position
-                await send({"type": "act", "action": choose(view)})
+                pending = {"type": "act", "action": choose(view)}
+                await send(pending)
     print("the server closed the connection", file=sys.stderr)
     return 1
 
