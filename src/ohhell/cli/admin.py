@@ -1,4 +1,5 @@
-"""``ohhell admin``: look after a server's accounts (list them, reset a password).
+"""``ohhell admin``: look after a server's accounts (list them, reset a password, mark a bot
+account, make, list and revoke API tokens for programs: ``docs/bots-api.md``).
 
 The new password is read from a prompt (or, when standard input is not a terminal, from its
 first line), never from the command line, where other users of the machine could see it.
@@ -10,7 +11,10 @@ import argparse
 import sys
 import time
 
-HELP = "look after a server's accounts: list-users, reset-password USER"
+HELP = ("look after a server's accounts: list-users, reset-password USER, set-bot USER, "
+        "create-token USER --name NAME, list-tokens USER, revoke-token USER ID")
+ACTIONS = "list-users, reset-password USER, set-bot USER, create-token USER --name NAME, list-tokens USER, " \
+          "revoke-token USER ID"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,6 +29,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                     "input's first line) and end every session of the account.")
     rp.add_argument("user", metavar="USER", help="the username (case does not matter)")
     rp.add_argument("--db", default=None, help=db_help)
+    sb = sub.add_parser("set-bot", help="mark USER as a bot account (a program), or --off: a person's",
+                        description="Mark USER as a bot account: a program playing through the bot API, shown "
+                                    "as a bot at tables, in the lobby, on its player page and the leaderboard. "
+                                    "A running server sees the mark when the account next connects with a token, "
+                                    "or at its restart.")
+    sb.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    sb.add_argument("--off", action="store_true", help="unmark it: the account is a person's")
+    sb.add_argument("--db", default=None, help=db_help)
+    ct = sub.add_parser("create-token", help="make an API token for USER and print it (once)",
+                        description="Make an API token for USER, for a program that plays as that account "
+                                    "(Authorization: Bearer ohh_... on the websocket). It is printed once; the "
+                                    "database keeps only its hash.")
+    ct.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    ct.add_argument("--name", required=True, help="what the token is for (1 to 40 characters)")
+    ct.add_argument("--db", default=None, help=db_help)
+    lt = sub.add_parser("list-tokens", help="list USER's API tokens (id, name, first characters, last use)",
+                        description="List USER's API tokens: id, name, first characters, created, last used.")
+    lt.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    lt.add_argument("--db", default=None, help=db_help)
+    rt = sub.add_parser("revoke-token", help="revoke USER's API token ID (see list-tokens), or --all",
+                        description="Revoke one of USER's API tokens (its ID from list-tokens), or all of them "
+                                    "with --all. A running server refuses it at the next connection; a socket "
+                                    "already open with it is closed within a minute.")
+    rt.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    rt.add_argument("token_id", metavar="ID", nargs="?", help="the token's id")
+    rt.add_argument("--all", action="store_true", help="revoke every token of the account")
+    rt.add_argument("--db", default=None, help=db_help)
 
 
 def _read_password() -> str:
@@ -40,8 +71,7 @@ def _read_password() -> str:
 
 def run(args: argparse.Namespace) -> int:
     if not getattr(args, "admin_command", None):
-        print("ohhell admin: say what to do: list-users, or reset-password USER (ohhell admin --help)",
-              file=sys.stderr)
+        print(f"ohhell admin: say what to do: {ACTIONS} (ohhell admin --help)", file=sys.stderr)
         return 2
     try:
         import argon2  # noqa: F401
@@ -50,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import asyncio
 
-    from ..server.accounts import AccountError, check_password, username_key
+    from ..server.accounts import AccountError, check_password, clean_token_name, issue_token, username_key
     from ..server.storage import StoreError, _redact, default_db_path, open_store
 
     db = args.db or default_db_path()
@@ -65,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
                     print(f"no accounts in {_redact(db)}")
                 for u in users:
                     made = time.strftime("%Y-%m-%d %H:%M", time.gmtime(u["created"]))
-                    print(f"{u['username']:<24}  created {made} UTC  sessions {u['sessions']}")
+                    print(f"{u['username']:<24}  created {made} UTC  sessions {u['sessions']}  "
+                          f"tokens {u['tokens']}{'  bot' if u['bot'] else ''}")
                 return 0
             user = await store.user_by_key(username_key(args.user))
             if user is None:
                 print(f"ohhell admin: no account {args.user!r} in {_redact(db)}", file=sys.stderr)
                 return 1
+            if args.admin_command != "reset-password":
+                return await tokens_and_bots(store, user)
             try:
                 password = check_password(_read_password(), user["username"])
             except (AccountError, ValueError) as e:
@@ -84,6 +117,45 @@ def run(args: argparse.Namespace) -> int:
             return 0
         finally:
             await store.close()
+
+    def stamp(t: "float | None") -> str:
+        return "never" if t is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+    async def tokens_and_bots(store, user: dict) -> int:
+        name = user["username"]
+        if args.admin_command == "set-bot":
+            await store.set_bot_account(user["user_id"], not args.off)
+            print(f"{name} is {'a person' if args.off else 'a bot account'} now")
+            return 0
+        if args.admin_command == "create-token":
+            try:
+                token, listing = await issue_token(store, user["user_id"], clean_token_name(args.name))
+            except AccountError as e:
+                print(f"ohhell admin: {e.message}; no token was made", file=sys.stderr)
+                return 1
+            print(f"API token {listing['id']} ({listing['name']}) for {name}; it is shown only this once:",
+                  file=sys.stderr)
+            print(token)   # alone on standard output, for scripts: TOKEN=$(ohhell admin create-token ...)
+            return 0
+        if args.admin_command == "list-tokens":
+            found = await store.list_tokens(user["user_id"])
+            if not found:
+                print(f"{name} has no API tokens")
+            for t in found:
+                print(f"{t['id']}  {t['hint']}…  {t['name']:<40}  created {stamp(t['created'])}  "
+                      f"last used {stamp(t['last_used'])}")
+            return 0
+        # revoke-token
+        if args.all == bool(args.token_id):
+            print("ohhell admin: give a token's ID (ohhell admin list-tokens USER) or --all", file=sys.stderr)
+            return 2
+        ids = [t["id"] for t in await store.list_tokens(user["user_id"])] if args.all else [args.token_id]
+        revoked = [i for i in ids if await store.delete_token(user["user_id"], i) is not None]
+        if not args.all and not revoked:
+            print(f"ohhell admin: {name} has no token {args.token_id!r}", file=sys.stderr)
+            return 1
+        print(f"{len(revoked)} token{'' if len(revoked) == 1 else 's'} of {name} revoked")
+        return 0
 
     try:
         return asyncio.run(go())

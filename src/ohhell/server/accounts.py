@@ -17,6 +17,15 @@
 * **Limits**: sign-in attempts per address and failed sign-ins per username are token
   buckets (:data:`SIGNIN_PER_ADDRESS`, :data:`SIGNIN_FAILURES_PER_USER`); over them the
   answer is 429 with ``Retry-After``.  Sign-ups per address likewise.
+* **API tokens** let a program (anyone's bot) act as an account over the websocket:
+  ``ohh_`` and 43 random characters (256 bits), shown once when made; the database holds only
+  the token's SHA-256 (high entropy makes a slow hash pointless), its name, its first eight
+  characters (to recognise it) and when it was last used.  A token is sent as
+  ``Authorization: Bearer ohh_...`` with the websocket handshake; such a connection needs no
+  ``Origin`` (a program is not a browser) and cookies are never read from it.  Revoking a
+  token closes its open sockets at once.  See ``docs/bots-api.md``.
+* **Bot accounts**: an account marked as a program's (at sign-up, or ``ohhell admin set-bot``)
+  is shown as a bot wherever its seats and name appear.
 
 >>> clean_username(" Ｍａｒｉｅ_1 ")   # NFKC: full-width letters become plain ones
 'Marie_1'
@@ -53,7 +62,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AccountError", "Accounts", "clean_username", "username_key", "check_password", "USERNAME_LENGTH",
            "PASSWORD_LENGTH", "SESSION_DAYS", "SIGNIN_PER_ADDRESS", "SIGNIN_FAILURES_PER_USER",
-           "SIGNUP_PER_ADDRESS", "MAX_CLAIMS", "HASH_CONCURRENCY"]
+           "SIGNUP_PER_ADDRESS", "MAX_CLAIMS", "HASH_CONCURRENCY", "TOKEN_PREFIX", "MAX_TOKENS",
+           "TOKEN_FAILURES_PER_ADDRESS", "new_api_token", "api_token_hash", "clean_token_name", "issue_token", "bearer_token"]
 
 log = logging.getLogger("ohhell.server")
 
@@ -81,6 +91,17 @@ MAX_BODY = 4096
 #: ``ohhell admin``, in another process, reaches open sockets within this time; a sign-out or
 #: password change through this server reaches them at once).
 RECHECK_SECONDS = 60.0
+
+#: What every API token starts with (so it is recognisable, to people and to secret scanners).
+TOKEN_PREFIX = "ohh_"
+#: API tokens one account may hold at once.
+MAX_TOKENS = 20
+#: A token's name, in characters.
+TOKEN_NAME_LENGTH = (1, 40)
+#: Websocket handshakes with an unknown token one address may make: 10 at once, then 1 a second.
+TOKEN_FAILURES_PER_ADDRESS = (1.0, 10.0)
+#: What an open token socket's entry in ``Accounts._sockets`` starts with.
+_TOKEN_KEY = "token:"
 
 COOKIE, SECURE_COOKIE = "ohhell_session", "__Host-ohhell_session"
 CSRF_COOKIE, SECURE_CSRF_COOKIE = "ohhell_csrf", "__Host-ohhell_csrf"
@@ -199,6 +220,64 @@ def _hash_id(session_id: str) -> str:
     return hashlib.sha256(f"ohhell-session/{session_id}".encode()).hexdigest()
 
 
+def new_api_token() -> str:
+    """A fresh API token: :data:`TOKEN_PREFIX` and 256 random bits.
+
+    >>> t = new_api_token(); t.startswith("ohh_") and len(t) == 47
+    True
+    """
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def api_token_hash(token: str) -> str:
+    """What the database keeps of an API token."""
+    return hashlib.sha256(f"ohhell-api-token/{token}".encode()).hexdigest()
+
+
+def clean_token_name(raw: Any) -> str:
+    """A token's name (what it is for: ``"tournament bot"``), 1 to 40 printable characters.
+
+    :raises AccountError: ``bad_name`` otherwise.
+    """
+    lo, hi = TOKEN_NAME_LENGTH
+    rule = f"a token's name is {lo} to {hi} characters (say what it is for: \"my bot\")"
+    if not isinstance(raw, str) or len(raw) > 4 * hi:
+        raise AccountError("bad_name", rule)
+    name = " ".join(_nfkc(raw).split())
+    if not lo <= len(name) <= hi or any(not ch.isprintable() for ch in name):
+        raise AccountError("bad_name", rule)
+    return name
+
+
+async def issue_token(store: Store, user_id: str, name: str) -> tuple[str, dict]:
+    """Make an API token for account ``user_id`` (``name`` already cleaned):
+    ``(the token, its listing)``.  Only its hash is stored: the token cannot be shown again.
+
+    :raises AccountError: ``too_many_tokens`` when the account has :data:`MAX_TOKENS`."""
+    if len(await store.list_tokens(user_id)) >= MAX_TOKENS:
+        raise AccountError("too_many_tokens", f"an account holds at most {MAX_TOKENS} tokens; revoke one first",
+                           409)
+    token, token_id, now = new_api_token(), secrets.token_hex(6), time.time()
+    await store.add_token(token_id, api_token_hash(token), user_id, name, token[:8], now)
+    log.info("account %s made API token %s", user_id, token_id)
+    return token, {"id": token_id, "name": name, "hint": token[:8], "created": now, "last_used": None}
+
+
+def bearer_token(header: "str | None") -> "str | None":
+    """The token of an ``Authorization: Bearer ohh_...`` header (``None``: not one).
+
+    >>> bearer_token("Bearer ohh_abc"), bearer_token("Basic xyz"), bearer_token(None)
+    ('ohh_abc', None, None)
+    """
+    if not header:
+        return None
+    scheme, _, value = header.strip().partition(" ")
+    value = value.strip()
+    if scheme.lower() != "bearer" or not value.startswith(TOKEN_PREFIX) or len(value) > 128:
+        return None
+    return value
+
+
 class Accounts:
     """The accounts of one server: its routes (:meth:`routes`), the session of a request or a
     websocket (:meth:`current`), and the CSRF check (:meth:`check_csrf`)."""
@@ -216,6 +295,11 @@ class Accounts:
         self.signin_by_address = _Buckets(*signin_limit)
         self.signin_by_user = _Buckets(*signin_user_limit)
         self.signup_by_address = _Buckets(*signup_limit)
+        self.token_failures = _Buckets(*TOKEN_FAILURES_PER_ADDRESS)
+        #: the user ids of the bot accounts; the tables read it (``manager.bot_accounts``) to
+        #: mark those accounts' seats
+        self.bots: set[str] = set()
+        manager.bot_accounts = self.bots
         #: open websockets signed in: connection -> [its session's hash, when it was last checked]
         self._sockets: "dict[Any, list]" = {}
         self._secret: "bytes | None" = None
@@ -230,6 +314,8 @@ class Accounts:
         self._secret = bytes.fromhex(value)
         self._purged = time.time()
         await self.store.purge_sessions(self._purged)
+        self.bots.clear()
+        self.bots.update(await self.store.bot_accounts())
 
     # --- passwords ----------------------------------------------------------------------------
 
@@ -282,13 +368,57 @@ class Accounts:
             return None
 
     async def attach_socket(self, ws: HTTPConnection, conn: Any) -> None:
-        """Sign a websocket connection in with the session cookie of its handshake (if any)."""
+        """Sign a websocket connection in with the session cookie of its handshake (if any).
+
+        Only a browser's handshake is signed in: one without an ``Origin`` header (which every
+        browser sends, and the app has checked) is a program, and its cookies are ignored - a
+        program authenticates with an API token (:meth:`token_socket`)."""
+        if not ws.headers.get("origin"):
+            return
         session_id = ws.cookies.get(self._cookie_names(ws)[0])
         user = await self.current(ws)
         if user is None or not session_id:
             return
         conn.account = {"user_id": user["user_id"], "username": user["username"]}
         self._sockets[conn] = [_hash_id(session_id), time.monotonic()]
+
+    async def check_token(self, ws: HTTPConnection) -> "dict | None | AccountError":
+        """The account of a websocket handshake's ``Authorization: Bearer`` token: ``None`` when
+        it sends no token, an :class:`AccountError` when the token is not (or no longer) valid or
+        the address tried too many bad ones, else the account (``user_id``, ``username``,
+        ``token_hash``)."""
+        header = ws.headers.get("authorization")
+        if header is None:
+            return None
+        address = ws.client.host if ws.client else "?"
+        wait = self.token_failures.wait(address)
+        if wait:
+            return AccountError("slow_down", "too many unknown tokens from here", 429, wait)
+        token = bearer_token(header)
+        user = None
+        if token is not None:
+            thash = api_token_hash(token)
+            try:
+                user = await self.store.token_user(thash)
+                if user is not None:
+                    await self.store.touch_token(user["token_id"], time.time())
+                    # an account marked a bot by ``ohhell admin set-bot`` since this server started
+                    if user["user_id"] not in self.bots and user["user_id"] in await self.store.bot_accounts():
+                        self.bots.add(user["user_id"])
+            except StoreError as e:
+                log.error("API tokens could not be read: %s", e)
+                return AccountError("storage", "the server could not check the token; try again", 503)
+        if user is None:
+            self.token_failures.take(address)
+            return AccountError("bad_token", "the API token is not valid (revoked, mistyped, or not "
+                                             "\"Authorization: Bearer ohh_...\")", 401)
+        return {"user_id": user["user_id"], "username": user["username"], "token_hash": thash}
+
+    def token_socket(self, conn: Any, user: dict) -> None:
+        """Sign a websocket in as the account whose token (checked by :meth:`check_token`) its
+        handshake showed."""
+        conn.account = {"user_id": user["user_id"], "username": user["username"]}
+        self._sockets[conn] = [_TOKEN_KEY + user["token_hash"], time.monotonic()]
 
     def detach_socket(self, conn: Any) -> None:
         """A websocket closed."""
@@ -302,7 +432,10 @@ class Accounts:
             return
         entry[1] = time.monotonic()
         try:
-            alive = await self.store.session_user(entry[0], time.time())
+            if entry[0].startswith(_TOKEN_KEY):
+                alive = await self.store.token_user(entry[0][len(_TOKEN_KEY):])
+            else:
+                alive = await self.store.session_user(entry[0], time.time())
         except StoreError as e:
             log.error("sessions could not be read: %s", e)
             return
@@ -310,11 +443,15 @@ class Accounts:
             self._revoke(lambda h, c: h == entry[0])
 
     def _revoke(self, which: Callable[[str, Any], bool]) -> None:
-        """Sign out the open websockets ``which(session hash, connection)`` names."""
+        """Sign out the open websockets ``which(session hash, connection)`` names (a socket
+        opened with an API token is closed: a program has no sign-in page to go back to)."""
         for conn, (h, _) in list(self._sockets.items()):
             if which(h, conn):
                 conn.account = None
                 del self._sockets[conn]
+                if h.startswith(_TOKEN_KEY):
+                    conn.error("token_revoked", "this connection's API token was revoked")
+                    conn.close("API token revoked")
 
     def csrf_token(self, conn: HTTPConnection, session_id: "str | None", anon: "str | None") -> str:
         """The token a page must send back with each state-changing request."""
@@ -429,7 +566,8 @@ class Accounts:
                                 503).response()
 
     def _me(self, user: "dict | None") -> "dict | None":
-        return None if user is None else {"id": user["user_id"], "username": user["username"]}
+        return None if user is None else {"id": user["user_id"], "username": user["username"],
+                                          "bot": user["user_id"] in self.bots}
 
     async def whoami(self, request: Request) -> Response:
         """``GET /api/account``: who is signed in here, and this page's CSRF token."""
@@ -458,6 +596,7 @@ class Accounts:
         key = username_key(username)
         if await self.store.user_by_key(key) is not None:
             raise AccountError("username_taken", f"the username {username!r} is taken; choose another", 409)
+        bot = data.get("bot") in (True, "on", "true", "1")   # "this account is a program"
         user = {"user_id": secrets.token_hex(8), "username": username}
         try:
             await self.store.create_user(user["user_id"], username, key, await self.hash_password(password),
@@ -465,6 +604,9 @@ class Accounts:
         except Taken:
             raise AccountError("username_taken", f"the username {username!r} is taken; choose another",
                                409) from None
+        if bot:
+            await self.store.set_bot_account(user["user_id"], True)
+            self.bots.add(user["user_id"])
         log.info("account %s created", user["user_id"])
         response = self._done(request, data, {"user": self._me(user)}, 201)
         session_id = await self._start_session(request, response, user)
@@ -517,7 +659,8 @@ class Accounts:
         password = check_password(data.get("password"), user["username"])
         await self.store.set_password_hash(user["user_id"], await self.hash_password(password))
         await self.store.delete_user_sessions(user["user_id"])   # every other browser is signed out
-        self._revoke(lambda h, c: c.account is not None and c.account["user_id"] == user["user_id"])
+        self._revoke(lambda h, c: not h.startswith(_TOKEN_KEY) and c.account is not None and
+                     c.account["user_id"] == user["user_id"])
         response = self._done(request, data, {})
         session_id = await self._start_session(request, response, user)
         _set_body(response, {"user": self._me(user), "csrf": self._mac("csrf-session", session_id)})
@@ -552,6 +695,35 @@ class Accounts:
                      "" if len(claimed) == 1 else "s")
         return JSONResponse({"claimed": claimed, "refused": refused}, headers={"cache-control": "no-store"})
 
+    # --- API tokens -----------------------------------------------------------------------------
+
+    async def _tokens(self, request: Request) -> Response:
+        """``GET /api/account/tokens``: the signed-in account's API tokens (never a secret)."""
+        user = await self.current(request)
+        if user is None:
+            return AccountError("signed_out", "sign in first", 401).response()
+        return JSONResponse({"tokens": await self.store.list_tokens(user["user_id"]), "max": MAX_TOKENS},
+                            headers={"cache-control": "no-store"})
+
+    async def _new_token(self, request: Request, data: dict) -> Response:
+        """``POST /api/account/tokens`` ``{"name": ...}``: a new token, shown this once."""
+        user = await self._require(request)
+        token, listing = await issue_token(self.store, user["user_id"], clean_token_name(data.get("name")))
+        return JSONResponse({"token": token, **listing}, status_code=201, headers={"cache-control": "no-store"})
+
+    async def _revoke_token(self, request: Request, data: dict) -> Response:
+        """``POST /api/account/tokens/revoke`` ``{"id": ...}``: revoke a token (its sockets close)."""
+        user = await self._require(request)
+        token_id = data.get("id")
+        if not isinstance(token_id, str) or len(token_id) > 64:
+            raise AccountError("bad_request", "send the token's \"id\"")
+        thash = await self.store.delete_token(user["user_id"], token_id)
+        if thash is None:
+            raise AccountError("no_token", "this account has no such token (revoked already?)", 404)
+        self._revoke(lambda h, c: h == _TOKEN_KEY + thash)
+        log.info("account %s revoked API token %s", user["user_id"], token_id)
+        return self._done(request, data, {"revoked": token_id})
+
     async def _require(self, request: Request) -> dict:
         user = await self.current(request)
         if user is None:
@@ -580,7 +752,10 @@ class Accounts:
                 Route("/api/account/signin", post(self._signin), methods=["POST"]),
                 Route("/api/account/signout", post(self._signout), methods=["POST"]),
                 Route("/api/account/password", post(self._password), methods=["POST"]),
-                Route("/api/account/claim", post(self._claim), methods=["POST"])]
+                Route("/api/account/claim", post(self._claim), methods=["POST"]),
+                Route("/api/account/tokens", self._tokens, methods=["GET"]),
+                Route("/api/account/tokens", post(self._new_token), methods=["POST"]),
+                Route("/api/account/tokens/revoke", post(self._revoke_token), methods=["POST"])]
 
 
 def _set_body(response: Response, payload: dict) -> None:

@@ -28,7 +28,7 @@ from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 from .botpool import BotPool, bot_names, default_bot
 from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, ProtocolError, encode, \
     parse_client_message
-from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, Accounts
+from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, AccountError, Accounts
 from .players import PlayerPages
 from .session import Connection, RateLimiter
 from .storage import Store, open_store
@@ -304,13 +304,26 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     # --- the websocket --------------------------------------------------------------------------
 
     async def websocket(ws: WebSocket) -> None:
-        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
+        # A program shows an API token (docs/bots-api.md); a browser cannot set that header, so
+        # such a handshake needs no Origin check, and its cookies are never read.
+        token_user = await accounts.check_token(ws)
+        if isinstance(token_user, AccountError):
+            log.info("websocket with a bad API token refused (%s)", token_user.code)
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                await ws.send_denial_response(token_user.response())   # HTTP 401/429, JSON reason
+            else:  # pragma: no cover - every server the project runs under has the extension
+                await ws.close(code=1008)
+            return
+        if token_user is None and not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
             log.info("websocket from origin %.100r refused", ws.headers.get("origin"))
             await ws.close(code=1008)   # before accepting: the client gets HTTP 403
             return
         await ws.accept()
         conn = Connection(ws.send_text)
-        await accounts.attach_socket(ws, conn)   # the session cookie (sent with the handshake)
+        if token_user is not None:
+            accounts.token_socket(conn, token_user)
+        else:
+            await accounts.attach_socket(ws, conn)   # the session cookie (a browser's handshake only)
         conn.limiter = RateLimiter(*rate_limit)
         conn.chat_limiter = RateLimiter(*CHAT_RATE)
         conn.address = creator_key(ws.client.host if ws.client else None)
@@ -354,6 +367,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                     continue
                 try:
                     await accounts.recheck_socket(conn)
+                    if conn.closed:   # its API token was revoked: it acts no more, not even as a guest
+                        break
                     await _handle(conn, msg)
                 except TableError as e:
                     conn.error(e.code, e.message, msg.ref)

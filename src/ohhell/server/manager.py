@@ -66,6 +66,8 @@ class TableManager:
         self.unstarted: dict[str, set[str]] = {}
         #: tables whose log could not be replayed (logged once, answered ``damaged``)
         self.damaged: dict[str, str] = {}
+        #: the user ids of the bot accounts (kept by ohhell.server.accounts; the tables mark their seats)
+        self.bot_accounts: set[str] = set()
         self.closing = False
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: "asyncio.Task | None" = None

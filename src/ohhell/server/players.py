@@ -287,7 +287,8 @@ class PlayerPages:
         games, ratings = await self._refresh()
         account = user["user_id"]
         stats = player_stats(account, games)
-        return JSONResponse({"username": user["username"], "since": user["created"], **stats,
+        bot = account in await self.store.bot_accounts()   # a program's account (docs/bots-api.md)
+        return JSONResponse({"username": user["username"], "since": user["created"], "bot": bot, **stats,
                              "rating": ratings.current.get(account),
                              "ratings_by_players": {str(n): b[account] for n, b in sorted(ratings.by_players.items())
                                                     if account in b},
@@ -307,9 +308,13 @@ class PlayerPages:
             return JSONResponse({"error": "bad_query", "message": "players is 3 to 7 and min_games 1 to 1000"},
                                 status_code=400)
         _, ratings = await self._refresh()
-        names = {u["user_id"]: u["username"] for u in await self.store.list_users()}
-        return JSONResponse({"players": players, "min_games": min_games,
-                             "rows": leaderboard(ratings, names, players, min_games)[:200]},
+        users = await self.store.list_users()
+        names = {u["user_id"]: u["username"] for u in users}
+        bots = {u["username"] for u in users if u["bot"]}
+        rows = leaderboard(ratings, names, players, min_games)[:200]
+        for row in rows:   # a program's account is marked as one (docs/bots-api.md)
+            row["bot"] = row["username"] in bots
+        return JSONResponse({"players": players, "min_games": min_games, "rows": rows},
                             headers={"cache-control": "no-cache"})
 
     def routes(self, page: Any) -> list:

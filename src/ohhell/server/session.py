@@ -53,8 +53,9 @@ class Connection:
         self._send_text = send_text
         self.table: Any = None       # the Table after hello
         self.token_hash: "str | None" = None  # the hash of the seat token it showed, if any
-        #: the signed-in account (``{"user_id", "username"}``) whose session cookie opened the
-        #: socket, if any (ohhell.server.accounts); a seat bound to an account is this one's only
+        #: the signed-in account (``{"user_id", "username"}``) whose session cookie (a browser's
+        #: handshake) or API token (a program's, docs/bots-api.md) opened the socket, if any
+        #: (ohhell.server.accounts); a seat bound to an account is this one's only
         self.account: "dict | None" = None
         self.admin = False
         #: who connects, as the server remembers it: a short hash of the peer's address (for

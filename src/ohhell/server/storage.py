@@ -79,6 +79,14 @@ _ACCOUNT_SCHEMA = (
     "CREATE INDEX IF NOT EXISTS ohhell_sessions_user ON ohhell_sessions (user_id)",
     "CREATE TABLE IF NOT EXISTS ohhell_user_seats (user_id TEXT NOT NULL, table_id TEXT NOT NULL, "
     "seat INTEGER NOT NULL, since DOUBLE PRECISION NOT NULL, PRIMARY KEY (user_id, table_id, seat))",
+    # API tokens for programs (ohhell.server.accounts): only the SHA-256 of each secret is kept.
+    # Added without a schema version of their own: "IF NOT EXISTS" creates them in any database.
+    "CREATE TABLE IF NOT EXISTS ohhell_api_tokens (token_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, "
+    "user_id TEXT NOT NULL, name TEXT NOT NULL, hint TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
+    "last_used DOUBLE PRECISION)",
+    "CREATE INDEX IF NOT EXISTS ohhell_api_tokens_user ON ohhell_api_tokens (user_id)",
+    # The accounts that are programs ("bot accounts"), shown as bots everywhere.
+    "CREATE TABLE IF NOT EXISTS ohhell_bot_accounts (user_id TEXT PRIMARY KEY, since DOUBLE PRECISION NOT NULL)",
 )
 _USER_COLUMNS = "user_id, username, username_key, password_hash, created, password_changed"
 
@@ -228,12 +236,15 @@ class Store:
         return _user(rows[0] if rows else None)
 
     async def list_users(self) -> list[dict]:
-        """Every account, by username, with its number of live sessions (``sessions``)."""
+        """Every account, by username, with its number of live sessions (``sessions``), of API
+        tokens (``tokens``) and whether it is a bot account (``bot``)."""
         rows = await self._fetch(
             f"SELECT {', '.join('u.' + c.strip() for c in _USER_COLUMNS.split(','))}, "
-            "(SELECT count(*) FROM ohhell_sessions s WHERE s.user_id = u.user_id AND s.expires > ?) "
+            "(SELECT count(*) FROM ohhell_sessions s WHERE s.user_id = u.user_id AND s.expires > ?), "
+            "(SELECT count(*) FROM ohhell_api_tokens t WHERE t.user_id = u.user_id), "
+            "(SELECT count(*) FROM ohhell_bot_accounts b WHERE b.user_id = u.user_id) "
             "FROM ohhell_users u ORDER BY u.username_key", (time.time(),))
-        return [{**(_user(r[:6]) or {}), "sessions": r[6]} for r in rows]
+        return [{**(_user(r[:6]) or {}), "sessions": r[6], "tokens": r[7], "bot": bool(r[8])} for r in rows]
 
     async def set_password_hash(self, user_id: str, password_hash: str, now: "float | None" = None) -> bool:
         """Replace an account's password hash; ``False`` when there is no such account."""
@@ -266,6 +277,53 @@ class Store:
     async def purge_sessions(self, now: float) -> int:
         """Forget expired sessions; returns how many."""
         return await self._write("DELETE FROM ohhell_sessions WHERE expires <= ?", (now,))
+
+    async def add_token(self, token_id: str, token_hash: str, user_id: str, name: str, hint: str,
+                        now: float) -> None:
+        """Record an API token of an account (by the SHA-256 of its secret)."""
+        await self._write("INSERT INTO ohhell_api_tokens VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                          (token_id, token_hash, user_id, name, hint, now))
+
+    async def list_tokens(self, user_id: str) -> list[dict]:
+        """An account's API tokens, newest first: ``id``, ``name``, ``hint``, ``created``, ``last_used``."""
+        rows = await self._fetch("SELECT token_id, name, hint, created, last_used FROM ohhell_api_tokens "
+                                 "WHERE user_id=? ORDER BY created DESC, token_id", (user_id,))
+        return [dict(zip(("id", "name", "hint", "created", "last_used"), r)) for r in rows]
+
+    async def token_user(self, token_hash: str) -> "dict | None":
+        """The account an API token (by its hash) belongs to, with ``token_id``; else ``None``."""
+        rows = await self._fetch(
+            f"SELECT {', '.join('u.' + c.strip() for c in _USER_COLUMNS.split(','))}, t.token_id "
+            "FROM ohhell_api_tokens t JOIN ohhell_users u ON u.user_id = t.user_id WHERE t.token_hash=?",
+            (token_hash,))
+        if not rows:
+            return None
+        return {**(_user(rows[0][:6]) or {}), "token_id": rows[0][6]}
+
+    async def touch_token(self, token_id: str, now: float) -> None:
+        """Note when a token was last used."""
+        await self._write("UPDATE ohhell_api_tokens SET last_used=? WHERE token_id=?", (now, token_id))
+
+    async def delete_token(self, user_id: str, token_id: str) -> "str | None":
+        """Revoke one of an account's tokens; returns its hash (``None``: it has no such token)."""
+        rows = await self._fetch("SELECT token_hash FROM ohhell_api_tokens WHERE user_id=? AND token_id=?",
+                                 (user_id, token_id))
+        if not rows:
+            return None
+        await self._write("DELETE FROM ohhell_api_tokens WHERE token_id=?", (token_id,))
+        return rows[0][0]
+
+    async def set_bot_account(self, user_id: str, bot: bool, now: "float | None" = None) -> None:
+        """Mark an account as a program's (``bot``) or a person's."""
+        if bot:
+            await self._write("INSERT INTO ohhell_bot_accounts VALUES (?, ?) ON CONFLICT DO NOTHING",
+                              (user_id, time.time() if now is None else now))
+        else:
+            await self._write("DELETE FROM ohhell_bot_accounts WHERE user_id=?", (user_id,))
+
+    async def bot_accounts(self) -> set[str]:
+        """The user ids of the bot accounts."""
+        return {r[0] for r in await self._fetch("SELECT user_id FROM ohhell_bot_accounts")}
 
     async def add_user_seat(self, user_id: str, table_id: str, seat: int, since: float) -> None:
         """Remember that an account sits (or sat) at ``seat`` of a table (for its pages)."""

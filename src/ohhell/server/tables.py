@@ -768,10 +768,12 @@ class Table:
         names = self.display_names()
         takeovers = self.takeovers()
         now = time.time()
+        account_bots = self.account_bots()
         for i, s in enumerate(self.seats):
             when = takeovers.get(i)
             seats.append({"seat": i, "kind": s.kind, "name": names[i],
-                          "bot": s.bot if s.kind == "bot" else None, "standin": s.standin,
+                          "bot": s.bot if s.kind == "bot" else None, "account_bot": i in account_bots,
+                          "standin": s.standin,
                           "standin_by": s.standin_by,
                           "takeover_in": None if when is None else round(max(0.0, when - now), 1),
                           "connected": s.kind == "bot" or self.connected(i)})
@@ -790,9 +792,14 @@ class Table:
                 "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
                 "seated": sum(1 for s in self.seats if s.kind == "human"),
                 "status": self.status, "game": self.game_no,
-                "names": self.display_names(),
+                "names": self.display_names(), "account_bots": sorted(self.account_bots()),
                 "hand": (self.game.hand_index + 1) if self.in_game else None,
                 "hands": self.rules.hand_count if self.rules else 0, "updated": self.updated}
+
+    def account_bots(self) -> set[int]:
+        """The seats a bot account holds (a program, through the bot API: docs/bots-api.md)."""
+        bots = getattr(self.manager, "bot_accounts", ())
+        return {i for i, s in enumerate(self.seats) if s.kind == "human" and s.account and s.account in bots}
 
     def display_names(self) -> "list[str | None]":
         """The name of each seat as everyone sees it (the lobby, the table, the chat, and the

@@ -1,5 +1,5 @@
 // The account page: sign up, sign in, sign out, claim this browser's guest seats, change
-// the password.  Every request carries the page's CSRF token (X-CSRF-Token); the session
+// the password, make and revoke API tokens (for programs: docs/bots-api.md).  Every request carries the page's CSRF token (X-CSRF-Token); the session
 // itself is an HttpOnly cookie this script never sees.
 
 const $ = (id) => document.getElementById(id);
@@ -83,16 +83,67 @@ async function loadSeats() {
   }
 }
 
+const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "never");
+
+async function loadTokens() {
+  const body = $("token-table").querySelector("tbody");
+  const row = (...cells) => {
+    const tr = document.createElement("tr");
+    for (const c of cells) {
+      const td = document.createElement("td");
+      td.append(c);
+      tr.append(td);
+    }
+    return tr;
+  };
+  try {
+    const res = await fetch("/api/account/tokens", { credentials: "same-origin", headers: { accept: "application/json" } });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.message || "not available");
+    body.replaceChildren();
+    if (!data.tokens.length) {
+      const tr = row("No tokens yet.");
+      tr.firstChild.colSpan = 5;
+      tr.firstChild.className = "muted";
+      body.append(tr);
+    }
+    for (const t of data.tokens) {
+      const hint = Object.assign(document.createElement("code"), { textContent: `${t.hint}…` });
+      const revoke = Object.assign(document.createElement("button"), { type: "button", className: "token-revoke", textContent: "Revoke" });
+      revoke.setAttribute("aria-label", `Revoke the token ${t.name}`);
+      revoke.addEventListener("click", async () => {
+        if (!confirm(`Revoke the token "${t.name}"? A program using it is disconnected at once.`)) return;
+        revoke.disabled = true;
+        try {
+          await call("/api/account/tokens/revoke", { id: t.id });
+          $("status").textContent = `The token "${t.name}" is revoked.`;
+          loadTokens();
+        } catch (e) {
+          $("token-error").textContent = e.message;
+          revoke.disabled = false;
+        }
+      });
+      body.append(row(t.name, hint, when(t.created), when(t.last_used), revoke));
+    }
+  } catch (e) {
+    body.replaceChildren(row(`Your tokens could not be loaded (${e.message}).`));
+  }
+}
+
 function render() {
   $("signed-out").classList.toggle("hidden", !!me);
   $("signed-in").classList.toggle("hidden", !me);
+  if (!me) { $("token-new").classList.add("hidden"); $("token-value").textContent = ""; }
   $("status").textContent = me ? "" : "Sign in, or create an account to keep your games and your name.";
   if (me) {
     $("me").textContent = me.username;
     $("player-link").href = `/players/${encodeURIComponent(me.username)}`;
     $("password-username").value = me.username;
     try { localStorage.setItem("ohhell.name", me.username); } catch { /* private mode */ }
+    $("tokens-me").textContent = me.username;
+    $("bot-note").classList.toggle("hidden", !me.bot);
     loadSeats();
+    loadTokens();
   }
   showClaim();
 }
@@ -133,7 +184,7 @@ form("signup-form", "signup-error", "signup-button", async () => {
     $("signup-again").focus();
     throw new Error("The two passwords differ.");
   }
-  const data = await call("/api/account/signup", { username: $("signup-username").value, password: $("signup-password").value });
+  const data = await call("/api/account/signup", { username: $("signup-username").value, password: $("signup-password").value, bot: $("signup-bot").checked });
   $("signup-password").value = $("signup-again").value = "";
   me = data.user;
   let claimed = "";
@@ -148,6 +199,24 @@ form("password-form", "password-error", "password-button", async () => {
   await call("/api/account/password", { current: $("password-current").value, password: $("password-new").value });
   $("password-current").value = $("password-new").value = "";
   $("status").textContent = "Your password is changed; other browsers are signed out.";
+});
+
+form("token-form", "token-error", "token-button", async () => {
+  const data = await call("/api/account/tokens", { name: $("token-name").value });
+  $("token-name").value = "";
+  $("token-value").textContent = data.token;
+  $("token-new").classList.remove("hidden");
+  $("token-copy").textContent = "Copy";
+  loadTokens();
+});
+
+$("token-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("token-value").textContent);
+    $("token-copy").textContent = "Copied";
+  } catch {
+    $("token-copy").textContent = "Select it and copy";
+  }
 });
 
 $("signout-button").addEventListener("click", async () => {

@@ -24,7 +24,9 @@ async function load() {
     if (!res.ok) throw new Error(data.message);
     for (const r of data.rows) {
       const tr = document.createElement("tr");
-      tr.append(cell(r.rank), cell(r.username, `/players/${encodeURIComponent(r.username)}`),
+      const who = cell(r.username, `/players/${encodeURIComponent(r.username)}`);
+      if (r.bot) who.append(" ", Object.assign(document.createElement("span"), { className: "pill", textContent: "bot" }));
+      tr.append(cell(r.rank), who,
         cell(r.ordinal.toFixed(1)), cell(`${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), cell(r.games));
       body.append(tr);
     }

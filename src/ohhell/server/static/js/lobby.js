@@ -136,7 +136,7 @@ async function refreshTables() {
   for (const t of data.tables) {
     const url = `/t/${encodeURIComponent(t.id)}`;
     const name = t.title || `Table ${t.id}`;
-    const who = t.names.map((n) => n || "open seat").join(", ");
+    const who = t.names.map((n, i) => (!n ? "open seat" : (t.account_bots || []).includes(i) ? `${n} (bot)` : n)).join(", ");
     const state = t.status === "waiting" ? `${t.open.length} open seat${t.open.length === 1 ? "" : "s"}`
       : t.status === "playing" ? `playing hand ${t.hand} of ${t.hands}` : "game over";
     list.append(el("li", { "data-table": t.id },

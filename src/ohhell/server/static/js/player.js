@@ -78,6 +78,7 @@ async function start() {
   document.title = `${data.username} · Oh Hell`;
   $("title").textContent = data.username;
   $("name").textContent = data.username;
+  if (data.bot) $("name").append(" ", text("span", "bot account", { class: "pill", title: "a program playing through the bot API" }));
   $("status").textContent = "";
   $("player").classList.remove("hidden");
   const r = data.rating;

@@ -32,6 +32,7 @@ export function renderBidTable() {
     const tags = [];
     if (v && v.dealer === i && v.phase !== "over") tags.push(el("span", { class: "pill dealer" }, "dealer"));
     if (seat.kind === "bot") tags.push(el("span", { class: "pill" }, `bot: ${seat.bot}`));
+    if (seat.account_bot) tags.push(el("span", { class: "pill", title: "a program playing through the bot API" }, "bot account"));
     if (seat.standin) tags.push(el("span", { class: "pill", title: seat.standin_by === "timer" ? "away too long on their turn" : "put in by the creator" },
       seat.standin_by === "timer" ? "away: bot plays" : "bot stands in"));
     if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, "bot in # s")));
