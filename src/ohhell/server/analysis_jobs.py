@@ -226,13 +226,13 @@ class AnalysisJobs:
             return {"status": "running", "progress": round(min(1.0, max(0.0, self._progress.value)), 3),
                     "paused": self.paused}
         if key in self._queue:
-            ahead = 0
             job = self._queue[key]
-            for k, j in self._queue.items():
-                if k == key:
-                    break
-                if j.wanted or not job.wanted:
-                    ahead += 1
+            keys = list(self._queue)
+            before = keys[:keys.index(key)]
+            # the wanted ones before it, and a job nobody asked for waits for every wanted one too
+            ahead = sum(1 for k in (before if job.wanted else keys) if self._queue[k].wanted)
+            if not job.wanted:
+                ahead += sum(1 for k in before if not self._queue[k].wanted)
             return {"status": "queued", "progress": 0.0, "ahead": ahead + (run is not None)}
         if key in self._failed:
             return {"status": "failed", "message": self._failed[key]}
