@@ -245,3 +245,25 @@ def test_postgres_keeps_analyses_and_upgrades_from_4(pg_database):
         await store.close()
         return before, after
     assert asyncio.run(run()) == (None, ({"format": "ohhell.analysis", "x": [3]}, "5"))
+
+
+def test_the_real_command_analyses_in_a_worker_process_of_its_own(tmp_path):
+    from serverkit import ProcessServer
+    srv = ProcessServer(str(tmp_path / "t.sqlite3"), "--bot-delay", "0.01", "--analysis-samples", "4").start()
+    try:
+        t = httpx.post(srv.base + "/api/tables", json={"rules": RULES, "seats": BOTS}).json()
+        deadline = time.monotonic() + 90
+        while True:
+            r = httpx.get(f"{srv.base}/api/tables/{t['id']}/games/1/analysis")
+            assert r.status_code in (200, 409), r.text
+            if r.status_code == 200 and r.json()["status"] == "ready":
+                break
+            assert r.status_code == 409 or r.json()["status"] in ("queued", "running"), r.text
+            assert time.monotonic() < deadline, "no analysis"
+            time.sleep(0.2)
+        assert r.json()["analysis"]["settings"]["samples"] == 4
+        health = httpx.get(srv.base + "/healthz").json()
+        assert health["analyses_done"] == 1 and health["analyses_queued"] == 0
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.output()
