@@ -41,6 +41,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot-seconds", type=float, default=None, metavar="SECONDS",
                    help="how long a bot may think per move when the server is not busy (default: each "
                         "bot's own); under load it gets less")
+    p.add_argument("--analysis-samples", type=int, default=None, metavar="N",
+                   help="sampled deals per decision of each finished game's analysis, shown on its replay "
+                        "(default 48; more is slower and has smaller error bars; it runs in a worker of "
+                        "its own that waits whenever the bots need the CPU)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -71,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, value, least in (("--max-open-tables", args.max_open_tables, 1),
                                ("--unstarted-expiry", args.unstarted_expiry, 0.1),
                                ("--header-timeout", args.header_timeout, 0.1),
-                               ("--bot-seconds", args.bot_seconds, 0.01)):
+                               ("--bot-seconds", args.bot_seconds, 0.01),
+                               ("--analysis-samples", args.analysis_samples, 1)):
         if value is not None and not value >= least:
             print(f"ohhell serve: {flag} must be at least {least:g}", file=sys.stderr)
             return 2
@@ -97,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
                         create_limit=args.create_limit or None, trusted_proxies=proxies,
                         allowed_origins=args.allowed_origin, header_timeout=args.header_timeout,
                         max_open_per_creator=args.max_open_tables,
-                        unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds)
+                        unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds,
+                        **({"analysis_samples": args.analysis_samples} if args.analysis_samples else {}))
     except (StoreError, PortError) as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1

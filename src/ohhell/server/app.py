@@ -31,10 +31,11 @@ from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, P
 from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, AccountError, Accounts
 from .players import PlayerPages
 from .session import Connection, RateLimiter
-from .storage import Store, open_store
+from .storage import Store, StoreError, open_store
 from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
                      TableError, parse_table_config)
 from .manager import TableManager
+from .analysis_jobs import DEFAULT_ANALYSIS_SAMPLES, MAX_QUEUED_PER_CREATOR, AnalysisJobs
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -145,7 +146,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                bot_per_creator: "int | None" = None,
                signin_limit: "tuple[float, float]" = SIGNIN_PER_ADDRESS,
                signin_user_limit: "tuple[float, float]" = SIGNIN_FAILURES_PER_USER,
-               signup_limit: "tuple[float, float]" = SIGNUP_PER_ADDRESS) -> Starlette:
+               signup_limit: "tuple[float, float]" = SIGNUP_PER_ADDRESS,
+               analysis_samples: int = DEFAULT_ANALYSIS_SAMPLES,
+               analysis_per_creator: int = MAX_QUEUED_PER_CREATOR) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -168,11 +171,17 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param signin_limit: sign-in attempts per address, ``(per second, burst)``
         (:mod:`ohhell.server.accounts`); ``signin_user_limit``: failed sign-ins per username;
         ``signup_limit``: accounts created per address.
+    :param analysis_samples: sampled deals per decision of the replays' analyses
+        (:mod:`ohhell.server.analysis_jobs`); ``analysis_per_creator``: analyses one creator
+        or address may have waiting.
     """
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
     manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict,
                            unstarted_ttl=unstarted_ttl, max_open_per_creator=max_open_per_creator)
+    analyses = AnalysisJobs(the_store, pool, kind=bot_pool, samples=analysis_samples,
+                            per_creator=analysis_per_creator)
+    manager.on_game_over = analyses.game_over   # type: ignore[attr-defined]
     origins = tuple(allowed_origins)
     accounts = Accounts(the_store, manager, allowed_origins=origins, signin_limit=signin_limit,
                         signin_user_limit=signin_user_limit, signup_limit=signup_limit)
@@ -182,6 +191,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         await the_store.open()
         await the_store.claim()
         await accounts.open()
+        analyses.start()
         loaded = await manager.start()
         log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
                  "" if loaded == 1 else "s")
@@ -189,6 +199,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             yield
         finally:
             await manager.stop()
+            await analyses.stop()
             pool.close()
             await the_store.close()
 
@@ -274,7 +285,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             return _error(404, "no_table", "there is no such table")
         return JSONResponse(table.public_info())
 
-    async def record(request: Request) -> Response:
+    async def finished_game(request: Request, what: str = "its record (and the seed that dealt it) is"):
+        """``(table, number, record)`` of the finished game a request names, or the error to
+        send: the one rule for who may see a finished game (its record, its analysis)."""
         table = await find(request)
         if isinstance(table, Response):
             return table
@@ -290,16 +303,49 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         rec = table.finished.get(number)
         if rec is None:
             if number == table.game_no and table.in_game:
-                return _error(409, "not_over", "the game is still being played; its record (and the seed "
-                                               "that dealt it) is published when it ends")
+                return _error(409, "not_over", f"the game is still being played; {what} published when it ends")
             return _error(404, "no_game", f"table {table.id} has no game {number}")
+        return table, number, rec
+
+    async def record(request: Request) -> Response:
+        found = await finished_game(request)
+        if isinstance(found, Response):
+            return found
+        table, number, rec = found
         filename = f"ohhell-{table.id}-game{number}.json"
         disposition = "attachment" if request.query_params.get("download") else "inline"
         return Response(json.dumps(rec, indent=1, ensure_ascii=False) + "\n", media_type="application/json",
                         headers={"content-disposition": f'{disposition}; filename="{filename}"'})
 
+    async def analysis(request: Request) -> Response:
+        found = await finished_game(request, "its analysis is")
+        if isinstance(found, Response):
+            return found
+        table, number, rec = found
+        try:
+            stored = await the_store.get_analysis(table.id, number)
+        except StoreError as e:
+            log.error("%s", e)
+            return _error(503, "storage", "the analysis could not be read; try again")
+        if stored is not None:
+            return JSONResponse({"status": "ready", "analysis": stored}, headers={"cache-control": "no-cache"})
+        if request.query_params.get("retry"):
+            analyses.retry(table.id, number)
+        state = analyses.status(table.id, number)
+        if state is None:
+            ip = request.client.host if request.client else "?"
+            try:
+                analyses.enqueue(table.id, number, rec, creator_key(ip), wanted=True)
+            except TableError as e:
+                return _error(429, e.code, e.message)
+            state = analyses.status(table.id, number)
+        elif state["status"] == "queued":
+            analyses.enqueue(table.id, number, rec, "", wanted=True)   # someone waits: it goes ahead
+            state = analyses.status(table.id, number)
+        return JSONResponse(state, headers={"cache-control": "no-store"})
+
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, **manager.stats()})
+        return JSONResponse({"ok": True, **manager.stats(), **analyses.stats()})
 
     # --- the websocket --------------------------------------------------------------------------
 
@@ -433,6 +479,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/games/{game}/record", record),
+        Route("/api/tables/{table_id}/games/{game}/analysis", analysis),
         Route("/healthz", health),
         *accounts.routes(page),
         *PlayerPages(the_store, manager).routes(page),
@@ -443,5 +490,6 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     app.state.manager = manager
     app.state.store = the_store
     app.state.accounts = accounts
+    app.state.analyses = analyses
     app.add_middleware(_SecurityHeaders)
     return app

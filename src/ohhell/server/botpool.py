@@ -25,7 +25,7 @@ import concurrent.futures
 import functools
 import multiprocessing
 import os
-from typing import Any
+from typing import Any, Callable
 
 from ..bots.base import Budget
 from ..view import View
@@ -114,6 +114,10 @@ class BotPool:
         #: decisions started, and how many of them with a reduced budget (for ``/healthz``)
         self.started = 0
         self.degraded = 0
+        #: called as ``on_load(saturated)`` when :meth:`saturated` changes (the replay
+        #: analyses pause while the pool is saturated: :mod:`ohhell.server.analysis_jobs`)
+        self.on_load: "Callable[[bool], None] | None" = None
+        self._saturated = False
 
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
@@ -166,6 +170,17 @@ class BotPool:
         """Decisions waiting for a worker."""
         return sum(self._waiting.values())
 
+    def saturated(self) -> bool:
+        """Whether bots want more than the pool has: decisions waiting, or every worker busy."""
+        return self._busy >= self.workers or bool(self._waiting)
+
+    def _load_changed(self) -> None:
+        now = self.saturated()
+        if now != self._saturated:
+            self._saturated = now
+            if self.on_load is not None:
+                self.on_load(now)
+
     def _next(self) -> "_Job | None":
         """The next decision to start: round-robin over creators (skipping those at their cap:
         ``per_creator`` workers, plus the one decision handed over early), then over the
@@ -193,6 +208,12 @@ class BotPool:
         # One decision more than the workers is handed over, so a worker that finishes finds
         # the next one waiting instead of idling while the loop hears of the last (the
         # executor's own pipelining).
+        try:
+            self._dispatch_some()
+        finally:
+            self._load_changed()
+
+    def _dispatch_some(self) -> None:
         while self._busy < self.workers + 1:
             job = self._next()
             if job is None:

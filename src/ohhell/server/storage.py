@@ -55,9 +55,9 @@ log = logging.getLogger("ohhell.server")
 
 #: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and the chat
 #: (``ohhell_chat``); 4: and accounts (``ohhell_users``, ``ohhell_sessions``,
-#: ``ohhell_user_seats``).  An older database is upgraded when opened (a version-1 one has its
+#: ``ohhell_user_seats``); 5: and the replays' analyses (``ohhell_analysis``).  An older database is upgraded when opened (a version-1 one has its
 #: list filled in from the log by the server; one before 4 has no accounts yet).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class StoreError(RuntimeError):
@@ -89,6 +89,13 @@ _ACCOUNT_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS ohhell_bot_accounts (user_id TEXT PRIMARY KEY, since DOUBLE PRECISION NOT NULL)",
 )
 _USER_COLUMNS = "user_id, username, username_key, password_hash, created, password_changed"
+
+
+#: Each finished game's analysis (:mod:`ohhell.server.analysis_jobs`), as JSON, keyed by table and game.
+_ANALYSIS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS ohhell_analysis (table_id TEXT NOT NULL, game INTEGER NOT NULL, "
+    "created DOUBLE PRECISION NOT NULL, data TEXT NOT NULL, PRIMARY KEY (table_id, game))",
+)
 
 
 def _user(row: Any) -> "dict | None":
@@ -340,6 +347,28 @@ class Store:
                                  "ORDER BY since DESC, table_id, seat", (user_id,))
         return [(r[0], r[1], r[2]) for r in rows]
 
+    # --- replay analyses ------------------------------------------------------------------------
+
+    async def put_analysis(self, table_id: str, game: int, data: dict) -> None:
+        """Store (or replace) the analysis of a table's finished game.
+
+        :raises StoreError: when the write fails."""
+        await self._write("INSERT INTO ohhell_analysis VALUES (?, ?, ?, ?) ON CONFLICT (table_id, game) "
+                          "DO UPDATE SET created=excluded.created, data=excluded.data",
+                          (table_id, game, time.time(), _dumps(data)))
+
+    async def get_analysis(self, table_id: str, game: int) -> "dict | None":
+        """The stored analysis of a table's game, or ``None`` (also for a damaged row, logged)."""
+        rows = await self._fetch("SELECT data FROM ohhell_analysis WHERE table_id=? AND game=?", (table_id, game))
+        if not rows:
+            return None
+        try:
+            data = json.loads(rows[0][0])
+        except ValueError:
+            log.error("table %s game %d: the stored analysis is damaged; it will be made again", table_id, game)
+            return None
+        return data if isinstance(data, dict) else None
+
 
 #: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders:
 #: finished_since, empty_since).  The ``status`` column is the row's status, except that a
@@ -458,7 +487,7 @@ class SqliteStore(Store):
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS}) WITHOUT ROWID")
-        for statement in _ACCOUNT_SCHEMA:
+        for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA:
             db.execute(statement)
         if version is None:  # a new database: its list is complete (empty)
             db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
@@ -669,7 +698,7 @@ class PostgresStore(Store):
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS})")
-            for statement in _ACCOUNT_SCHEMA:
+            for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA:
                 await cur.execute(statement)
             if version is None:
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")

@@ -297,6 +297,9 @@ class Table:
         self.seq += 1
         self._apply_event(kind, data, ts)
         await self.sync_listing()
+        hook = getattr(self.manager, "on_game_over", None)   # the replay analysis (analysis_jobs.py)
+        if hook is not None and kind == "act" and self.game_no in self.finished and self.game and self.game.is_over:
+            hook(self, self.game_no, self.finished[self.game_no])
 
     async def sync_listing(self) -> None:
         """Write the table's lobby row to the store when it changed (public tables only).

@@ -4,12 +4,13 @@
 // A finished game's record reveals every hand, so the replay shows them all.
 import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand } from "./common.js";
 import { verifyRecord } from "./fair.js";
+import { ReplayAnalysis } from "./replay-analysis.js";
 
 const [, , tableId, , gameNo] = location.pathname.split("/");
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 900;         // one step at 1×
-let record = null, steps = [], at = 0, timer = null;
+let record = null, steps = [], at = 0, timer = null, analysis = null;
 
 /** Every state the game passed through, one per bid or card (and one per scored hand), from
  * the record alone.  `scored` is how many hands have been scored at that step. */
@@ -35,10 +36,10 @@ export function buildSteps(rec) {
       const s = (h.dealer + i) % n;
       if (h.bids[s] === null) continue;
       bids[s] = h.bids[s];
-      snap(`${names[s]} bids ${h.bids[s]}${rec.rules.simultaneous_bidding ? " (bids were made at once, unseen)" : ""}.`, { acting: s });
+      snap(`${names[s]} bids ${h.bids[s]}${rec.rules.simultaneous_bidding ? " (bids were made at once, unseen)" : ""}.`, { acting: s, kind: "bid" });
     }
     let last = null;
-    for (const t of h.tricks) {
+    h.tricks.forEach((t, ti) => {
       const cards = [];
       t.cards.forEach((c, i) => {
         const s = (t.leader + i) % n;
@@ -47,10 +48,10 @@ export function buildSteps(rec) {
         const complete = cards.length === n && t.winner !== undefined;
         if (complete) won[t.winner] += 1;
         snap(`${names[s]} plays ${cardText(c)}${complete ? `; ${names[t.winner]} wins the trick` : ""}.`,
-          { acting: s, trick: { leader: t.leader, cards: [...cards], winner: complete ? t.winner : null }, last });
+          { acting: s, kind: "play", trickNo: ti + 1, trick: { leader: t.leader, cards: [...cards], winner: complete ? t.winner : null }, last });
       });
       last = t;
-    }
+    });
     if (h.scores) {
       h.scores.forEach((v, s) => { totals[s] += v; });
       scored = k + 1;
@@ -101,6 +102,7 @@ function show(i, { announce = true } = {}) {
         sortHand(st.hands[s], trumpSuit).map((c) => cardEl(c, { size: "tiny" })))));
   }
   renderScores(st.scored);
+  if (analysis) analysis.update(at);
   for (const [id, off] of [["first", at === 0], ["prev", at === 0], ["prev-hand", at === 0],
     ["next", at === steps.length - 1], ["next-hand", at === steps.length - 1], ["last", at === steps.length - 1]]) {
     $(id).disabled = off;
@@ -227,7 +229,9 @@ async function main() {
     else done = false;
     if (done) e.preventDefault();
   });
+  analysis = new ReplayAnalysis({ url: `/api/tables/${tableId}/games/${gameNo}/analysis`, record, steps, jump: (i) => show(i) });
   show(stepFromHash(), { announce: false });
+  analysis.start();
   window.addEventListener("hashchange", () => show(stepFromHash()));   // a link to another step
   const res = await verifyRecord(record);
   const out = $("fair-result");
@@ -238,4 +242,5 @@ async function main() {
 }
 
 main();
-window.ohhellReplay = { get at() { return at; }, get steps() { return steps.length; }, get playing() { return !!timer; } };
+window.ohhellReplay = { get at() { return at; }, get steps() { return steps.length; }, get playing() { return !!timer; },
+  show: (i) => show(i) };
