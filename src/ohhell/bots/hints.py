@@ -56,4 +56,4 @@ def hint_for(name: str, view: Any, seconds: "float | None" = None, seed: "int | 
     from . import make
     bot = make(name, seed=seed)
     decision = bot.decide(view, Budget(seconds=seconds) if seconds is not None else None)
-    return hint_summary(decision, list(view.legal))
+    return {"bot": name, **hint_summary(decision, list(view.legal))}

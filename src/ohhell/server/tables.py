@@ -1049,7 +1049,10 @@ class Table:
             key = (c.seat, c.admin)
             text = cache.get(key)
             if text is None:
-                you = {"seat": c.seat, "admin": c.admin}
+                you: dict[str, Any] = {"seat": c.seat, "admin": c.admin}
+                if self.help and c.seat is not None and self.in_game:
+                    why = self.undo_blocker(c.seat)   # the server decides; the page only shows it
+                    you["undo"] = {"ok": why is None, "code": why and why[0], "why": why and why[1]}
                 text = encode({"type": "state", "seq": self.seq, "table": table, "you": you,
                                "game": self._game_info(c.seat)})
                 cache[key] = text
