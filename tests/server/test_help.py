@@ -18,7 +18,7 @@ from ohhell.game import Game
 from ohhell.server import tables
 from ohhell.server.players import games_of_log
 from ohhell.server.protocol import ProtocolError, parse_client_message
-from serverkit import Client, ThreadServer, audit_frames, entitled, logged, strings_in, CARD_RE
+from serverkit import play_out, Client, ThreadServer, audit_frames, entitled, logged, strings_in, CARD_RE
 
 RULES = {"players": 4, "hand_sizes": [3, 2]}
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
@@ -129,8 +129,12 @@ def test_a_hint_comes_from_the_askers_view_only_and_is_counted(tmp_path):
                 assert not any(json.loads(f)["type"] == "hint" for f in spectator.frames)
                 assert c.state["table"]["help"]["used"][0] == {"hints": 3, "undos": 0}
         asyncio.run(go())
-        [g] = games_of_log(t["id"], _events(db, t["id"]))
+        events = _events(db, t["id"])
+        [g] = games_of_log(t["id"], events)
         assert g.helped and not g.rated
+        # the same game without its hint events would not count as helped: the hints decide
+        [plain] = games_of_log(t["id"], [e for e in events if e.kind != "hint"])
+        assert not plain.helped and plain.totals == g.totals
 
 
 def test_undo_is_a_logged_event_that_survives_a_restart(tmp_path):
@@ -154,18 +158,26 @@ def test_undo_is_a_logged_event_that_survives_a_restart(tmp_path):
                 await c.wait(lambda m: m["type"] == "state" and m["game"]["n"] == n0)
                 assert c.view["legal"] and table.game.record()["hands"][0]["deal"] == deal
                 assert c.state["table"]["help"]["used"][0]["undos"] == 1
-                return table.game.fingerprint(), table.game.action_count
-        fp, n = asyncio.run(go())
+                return table.game.fingerprint(), table.game.action_count, c.token
+        fp, n, token = asyncio.run(go())
         kinds = [e["kind"] for e in logged(db, t["id"])]
         assert kinds.count("undo") == 1
     with ThreadServer(db) as srv:   # a restart replays the undo from the log
+        assert games_of_log(t["id"], _events(db, t["id"])) == []   # (the game is not over)
+
         async def again():
-            async with Client(srv.ws_url, t["id"]) as c:
+            async with Client(srv.ws_url, t["id"], token=token) as c:
                 table = srv.manager.tables[t["id"]]
                 assert table.game.action_count == n and table.game.fingerprint() == fp
                 assert table.help_used[0]["undos"] == 1
+                assert c.state["you"]["seat"] == 0
+                await play_out([c], lambda c, v: v["legal"][0])
         asyncio.run(again())
-        assert games_of_log(t["id"], _events(db, t["id"])) == []   # (the game is not over)
+        rec = srv.record(t["id"])
+        assert rec["help"][0] == {"hints": 0, "undos": 1}
+        # the players' pages replay the log, undo included: the same game, not rated
+        [g] = games_of_log(t["id"], _events(db, t["id"]))
+        assert list(g.totals) == rec["totals"] and not g.rated
 
 
 def test_undo_between_people_needs_agreement_and_never_takes_a_persons_action():
@@ -218,3 +230,37 @@ def test_undo_between_people_needs_agreement_and_never_takes_a_persons_action():
                     checked = False
                 return checked
         assert asyncio.run(go()), "the first hand's order puts Bob right after Ann"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 30), bot=st.sampled_from(["heuristic", "random"]))
+def test_a_hint_is_about_the_askers_own_choices(seed, steps, bot):
+    """Whatever the position, a hint suggests a legal action, values only the seat's legal
+    actions (so names no card but its own) and gives trick chances only for a bid."""
+    import random
+
+    from ohhell import Rules
+    from ohhell.bots.hints import hint_for
+    game = Game(Rules(4, hand_sizes=[4, 3]), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    if game.is_over:
+        return
+    seat = game.seats_to_act[0]
+    view = game.view(seat)
+    h = hint_for(bot, view, 0.05)
+    legal = {a.to_json() for a in view.legal}
+    assert h["action"] in legal and {x["action"] for x in h["values"]} <= legal
+    assert h["kind"] == view.phase
+    if h["kind"] == "play":
+        assert h["trick_probs"] is None
+    elif h["trick_probs"] is not None:   # (the random bot gives none)
+        assert len(h["trick_probs"]) <= view.hand_size + 1 and 0.97 < sum(h["trick_probs"]) <= 1.0001
+    json.dumps(h)
