@@ -229,6 +229,7 @@ class Table:
             seat.kind, seat.bot, seat.name, seat.token_hash, seat.standin = data["kind"], data.get("bot"), \
                 None, None, None
             seat.code_hash = seat.standin_by = seat.account = None
+            self.undo_ok.discard(data["seat"])
         elif kind == "claim":   # a guest's seat bound to the account they signed up with
             self.seats[data["seat"]].account = data["account"]
         elif kind == "standin":

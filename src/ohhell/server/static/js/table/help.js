@@ -48,6 +48,7 @@ export function renderHelp(follow) {
   const g = game();
   if (hint && (!g || g.number !== hint.game || g.n !== hint.n)) hint = null;   // the game moved on
   box.hidden = !hint;
+  for (const k of document.querySelectorAll(".help-keys")) k.hidden = !helpOn();
   if (!helpOn() || s === null || !view() || view().phase === "over") { box.hidden = true; return; }
   const u = ctx.state.you.undo || { ok: false, why: "Nothing to take back." };
   tools.append(
