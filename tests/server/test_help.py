@@ -137,6 +137,30 @@ def test_a_hint_comes_from_the_askers_view_only_and_is_counted(tmp_path):
         assert not plain.helped and plain.totals == g.totals
 
 
+def test_hints_are_one_at_a_time_and_rate_limited():
+    with ThreadServer() as srv:
+        t = srv.create(RULES, [{"kind": "open"}] + BOTS, help=True)
+
+        async def go():
+            async with Client(srv.ws_url, t["id"]) as c:
+                await c.join(0, "Ann")
+                await _my_turn(c)
+                await c.send({"type": "hint"})
+                await c.send({"type": "hint"})      # while the first is worked out
+                got = [await c.wait(lambda m: m["type"] in ("hint", "error")) for _ in range(2)]
+                assert sorted(m["type"] for m in got) == ["error", "hint"]
+                assert next(m for m in got if m["type"] == "error")["code"] == "hint_busy"
+                for _ in range(2):   # the burst is three
+                    await c.send({"type": "hint"})
+                    assert (await c.wait(lambda m: m["type"] in ("hint", "error")))["type"] == "hint"
+                table = srv.manager.tables[t["id"]]
+                seq = table.seq
+                e = await _error(c, {"type": "hint"})
+                assert e["code"] == "hint_rate_limited" and "too fast" in e["message"]
+                assert table.seq == seq and table.help_used[0]["hints"] == 3
+        asyncio.run(go())
+
+
 def test_undo_is_a_logged_event_that_survives_a_restart(tmp_path):
     db = str(tmp_path / "u.sqlite3")
     with ThreadServer(db) as srv:

@@ -174,6 +174,7 @@ class Table:
         self.hand_start = 0
         self._hint_limits: "dict[Connection, RateLimiter]" = {}
         self._hinting: "set[Connection]" = set()
+        self._hint_tasks: "set[asyncio.Task]" = set()
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -721,6 +722,24 @@ class Table:
                                                       f"{1 / HINT_RATE[0]:g} s); wait a moment")
             view, n, number = game.view(seat), game.action_count, self.game_no
             self._hinting.add(conn)
+        # Worked out beside the connection's other messages (an act, a chat), not before them.
+        task = asyncio.create_task(self._hint_work(conn, seat, view, n, number), name=f"hint {self.id}/{seat}")
+        self._hint_tasks.add(task)
+        task.add_done_callback(self._hint_tasks.discard)
+
+    async def _hint_work(self, conn: Connection, seat: int, view: Any, n: int, number: int) -> None:
+        """The rest of :meth:`hint`: the pool's answer, logged and sent (or the refusal sent)."""
+        try:
+            await self._hint_answer(conn, seat, view, n, number)
+        except TableError as e:
+            conn.error(e.code, e.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - logged, nothing changed
+            log.exception("hint failed at table %s seat %d", self.id, seat)
+            conn.error("internal", "the server failed to work out the hint; nothing was changed")
+
+    async def _hint_answer(self, conn: Connection, seat: int, view: Any, n: int, number: int) -> None:
         try:
             try:
                 hint = await self.manager.pool.hint(view, HINT_SECONDS)
