@@ -467,6 +467,12 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             await table.fill_bots(conn, f["bot"])
         elif t == "chat":
             await table.chat(conn, f["text"])
+        elif t == "hint":
+            await table.hint(conn)
+        elif t == "undo":
+            await table.undo(conn)
+        elif t == "allow_undo":
+            await table.allow_undo(conn, f["on"])
         else:  # pragma: no cover - the schema and this dispatch list the same types
             raise TableError("unknown_type", f"unknown message type {t!r}")
 

@@ -253,6 +253,15 @@ class BotPool:
             work.exception()  # retrieved: nobody waits for it any more
         self._dispatch()
 
+    async def hint(self, view: View, seconds: float) -> dict:
+        """A hint for the seat of ``view`` (:func:`ohhell.bots.hints.hint_for`, the hint bot
+        thinking at most ``seconds``), in a worker: from that seat's own view only, never on the
+        event loop.  Hints are not queued behind the tables' bot decisions (a connection asks for
+        at most one at a time, and rarely: the table rate-limits them)."""
+        from ..bots.hints import hint_bot_name, hint_for
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), hint_for, hint_bot_name(), view, seconds)
+
     def close(self) -> None:
         """Stop the workers (pending decisions are dropped; tables resume them on restart)."""
         if self._executor is not None:

@@ -61,10 +61,12 @@ def parse_table_config(body: Any) -> dict:
     ``body``: ``{"title": str, "private": bool, "rules": {...} (record fields,
     optionally "preset"), "seats": [{"kind": "open" | "bot" | "reserved",
     "bot": name}, ...], "away": {"after": seconds, "bot": name} | null,
-    "spectator_chat": "together" | "apart"}`` with one seat per player.  ``away``
+    "spectator_chat": "together" | "apart", "help": bool}`` with one seat per player.  ``away``
     is the away timer (see :func:`parse_away`); left out, the table gets the
     default one.  ``spectator_chat`` (default ``together``): whether spectators'
-    chat messages reach the players too, or only other spectators.
+    chat messages reach the players too, or only other spectators.  ``help`` (default
+    false): a friendly game, where each player may ask for hints and take back their last
+    action (docs/server.md, "Hints and undo").
 
     :raises TableError: ``bad_config`` saying what is wrong.
     """
@@ -114,8 +116,11 @@ def parse_table_config(body: Any) -> dict:
     chat = body.get("spectator_chat", "together")
     if chat not in SPECTATOR_CHAT:
         raise TableError("bad_config", f"spectator_chat must be one of {', '.join(SPECTATOR_CHAT)}, not {chat!r}")
+    help_ = body.get("help", False)
+    if not isinstance(help_, bool):
+        raise TableError("bad_config", "help must be true or false")
     return {"title": title, "private": private, "rules": rules.to_dict(), "seats": seats, "away": away,
-            "spectator_chat": chat}
+            "spectator_chat": chat, **({"help": True} if help_ else {})}
 
 
 def parse_away(value: Any) -> "dict | None":

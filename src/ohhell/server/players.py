@@ -49,14 +49,14 @@ class PlayedGame:
     bots: list["str | None"]              # seat -> bot name (None: a person)
     totals: tuple[int, ...]
     hands: tuple[HandRecord, ...]
-    helped: bool                          # a bot played for a person at some point
+    helped: bool                          # a bot played for a person, or someone used a hint or undo
     signed_in: list[bool] = field(default_factory=list)   # seat -> its account was signed in from the start
     private: bool = False                 # a private table: its id (its link) is never shown
 
     @property
     def rated(self) -> bool:
         """Every seat a signed-in player (from the start: a guest game claimed later is not
-        rated) or a bot, and nobody helped."""
+        rated) or a bot, and nobody helped (no stand-in, no hint, no undo)."""
         return not self.helped and all(b is not None or (i < len(self.signed_in) and self.signed_in[i])
                                        for i, b in enumerate(self.bots))
 
@@ -113,6 +113,13 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             helped = helped or game is not None and not game.is_over
         elif kind == "reclaim":
             standin[data["seat"]] = False
+        elif kind == "undo":   # a friendly game's take-back: replayed, and the game is not rated
+            assert game is not None
+            for _ in range(data["count"]):
+                game.undo()
+            helped = True
+        elif kind == "hint":   # a friendly game where someone asked for a hint is not rated
+            helped = helped or game is not None and not game.is_over
         elif kind == "start":
             assert rules is not None
             number = data["game"]

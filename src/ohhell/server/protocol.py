@@ -80,6 +80,14 @@ def _str(name: str, max_len: int, *, optional: bool = False) -> Callable[[str, A
     return check
 
 
+def _bool(name: str) -> Callable[[str, Any], Any]:
+    def check(t: str, x: Any) -> bool:
+        if not isinstance(x, bool):
+            raise ProtocolError("bad_field", f"{t}.{name} must be true or false, not {_show(x)}")
+        return x
+    return check
+
+
 def _action(t: str, x: Any) -> "int | str":
     if _is_int(x):
         if not 0 <= x <= 52:
@@ -108,6 +116,9 @@ _SCHEMA: dict[str, dict[str, tuple[bool, Callable[[str, Any], Any]]]] = {
                  "bot": (False, _str("bot", 40, optional=True))},
     "fill_bots": {"bot": (False, _str("bot", 40, optional=True))},
     "chat": {"text": (True, _str("text", 1000))},   # the table checks the cleaned length (config.CHAT_MAX_LENGTH)
+    "hint": {},
+    "undo": {},
+    "allow_undo": {"on": (True, _bool("on"))},
     "ping": {},
 }
 #: The message types a client may send.

@@ -35,8 +35,13 @@ from .botpool import bot_names, bot_seed, default_bot
 from .config import (AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, MAX_HANDS, MAX_TITLE, SEAT_KINDS,  # noqa: F401
                      TableError, parse_away, parse_table_config)
 from .config import CHAT_HISTORY, CHAT_KEEP, CHAT_MAX_LENGTH
+
+#: The hint bot's thinking time for one hint (seconds).
+HINT_SECONDS = 2.0
+#: Hints one connection may ask for: ``(per second, burst)``, a token bucket (and one at a time).
+HINT_RATE = (0.2, 3.0)
 from .protocol import ProtocolError, clean_name, clean_text, encode
-from .session import Connection
+from .session import Connection, RateLimiter
 from .storage import Event, StoreError
 
 if TYPE_CHECKING:
@@ -159,6 +164,17 @@ class Table:
         #: from the store with the table, not from the log (see :meth:`chat`)
         self.chat_log: collections.deque[dict] = collections.deque(maxlen=CHAT_HISTORY)
         self.chat_seq = 0                      # the next chat message's id
+        #: a friendly table (its creator allowed hints and undo: docs/server.md, "Hints and undo")
+        self.help = False
+        #: the people who allow the others to take back their last action (each one's own toggle)
+        self.undo_ok: set[int] = set()
+        #: the current game's help: seat -> {"hints": n, "undos": m} (from the log)
+        self.help_used: list[dict] = []
+        #: the action count at which the current hand began (an undo never reopens a finished hand)
+        self.hand_start = 0
+        self._hint_limits: "dict[Connection, RateLimiter]" = {}
+        self._hinting: "set[Connection]" = set()
+        self._hint_tasks: "set[asyncio.Task]" = set()
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[int, asyncio.Task] = {}
@@ -188,6 +204,7 @@ class Table:
             self.away = data.get("away")  # tables created before the timer existed have none
             self.creator = data.get("creator") or ""
             self.spectator_chat = data.get("spectator_chat") or "together"   # older tables: together
+            self.help = bool(data.get("help"))
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
@@ -202,6 +219,7 @@ class Table:
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash, seat.standin = "open", None, None, None
             seat.standin_by = seat.account = None
+            self.undo_ok.discard(data["seat"])
             if data.get("reserved"):  # a reserved seat stays reserved for its invite code
                 seat.kind = "reserved"
             else:
@@ -212,6 +230,7 @@ class Table:
             seat.kind, seat.bot, seat.name, seat.token_hash, seat.standin = data["kind"], data.get("bot"), \
                 None, None, None
             seat.code_hash = seat.standin_by = seat.account = None
+            self.undo_ok.discard(data["seat"])
         elif kind == "claim":   # a guest's seat bound to the account they signed up with
             self.seats[data["seat"]].account = data["account"]
         elif kind == "standin":
@@ -234,14 +253,37 @@ class Table:
             self.commitments = [dealing.commitment(dealing.hand_key(self.seed, k))
                                 for k in range(self.rules.hand_count)]
             self.votes = set()
+            self.help_used = [{"hints": 0, "undos": 0} for _ in self.seats]
+            self.hand_start = 0
         elif kind == "act":
             game, session = self.game, self.session
             assert game is not None and session is not None and data["game"] == self.game_no
+            hand = game.hand_index
             session.apply(data["seat"], parse_action(data["action"]))
+            if game.hand_index != hand or game.is_over:
+                self.hand_start = game.action_count
             if game.is_over:
                 rec = game.record()
                 rec["commitments"] = list(self.commitments)
+                if self.help:
+                    rec["help"] = [dict(h) for h in self.help_used]
                 self.finished[self.game_no] = rec
+        elif kind == "hint":
+            assert data["game"] == self.game_no
+            self.help_used[data["seat"]]["hints"] += 1
+        elif kind == "undo":
+            session = self.session
+            assert session is not None and data["game"] == self.game_no
+            taken = session.take_back(data["seat"])
+            if taken != data["count"]:
+                raise StoreError(f"table {self.id}: the undo took back {taken} actions, the log says "
+                                 f"{data['count']}")
+            self.help_used[data["seat"]]["undos"] += 1
+        elif kind == "allow_undo":
+            if data["on"]:
+                self.undo_ok.add(data["seat"])
+            else:
+                self.undo_ok.discard(data["seat"])
         elif kind == "vote":
             self.votes.add(data["seat"])
         else:  # pragma: no cover - a log written by a newer server
@@ -404,6 +446,7 @@ class Table:
     async def detach(self, conn: Connection) -> None:
         """A client went away (a seat's away clock starts when its last connection closes)."""
         async with self.lock:
+            self._hint_limits.pop(conn, None)
             if conn in self.conns:
                 self.conns.discard(conn)
                 if conn.seat is not None and not self.connected(conn.seat):
@@ -581,6 +624,143 @@ class Table:
             for i in open_seats:
                 await self._commit("set_seat", {"seat": i, "kind": "bot", "bot": bot})
             await self._after_change()
+
+    # --- hints and undo (friendly tables) ---------------------------------------------------------
+
+    def _helper_seat(self, conn: Connection, what: str) -> int:
+        """The asker's seat, if it may have help now (the caller holds the lock)."""
+        if not self.help:
+            raise TableError("no_help", f"this table was created without hints and undo; {what} is "
+                                        f"for friendly tables")
+        seat = conn.seat
+        if seat is None:
+            raise TableError("no_seat", f"you hold no seat at this table; {what} is for players")
+        if not self.in_game:
+            raise TableError("no_game", "no game is being played at this table now")
+        if self.seats[seat].standin:
+            raise TableError("standin", "a bot is playing your seat; take it back first")
+        return seat
+
+    def undo_blocker(self, seat: int) -> "tuple[str, str] | None":
+        """Why ``seat`` may not take back its last action now (``(code, sentence)``), or ``None``
+        when it may: the table allows help, a game is on, the seat acted in the current hand,
+        every action after its last one is a bot's (no person's is ever taken back, nor a
+        stand-in's), and every other person at the table allows undo (or there is none)."""
+        game = self.game
+        if not self.help or game is None or game.is_over:
+            return ("no_game", "no game is being played at this table now") if self.help else \
+                ("no_help", "this table was created without hints and undo")
+        actions = list(game.actions())
+        last = max((k for k, (s, _) in enumerate(actions) if s == seat), default=None)
+        if last is None or last < self.hand_start:
+            return ("nothing_to_undo", "you have not bid or played in this hand yet; a finished hand "
+                                       "cannot be taken back")
+        for s, _ in actions[last + 1:]:
+            if self.seats[s].kind != "bot":
+                who = self.display_names()[s] or f"seat {s}"
+                return ("undo_person", f"{who} has acted since your last move; only bots' actions "
+                                       f"are taken back with yours")
+        others = [i for i, t in enumerate(self.seats) if t.kind == "human" and i != seat]
+        missing = [i for i in others if i not in self.undo_ok]
+        if missing:
+            names = self.display_names()
+            who = ", ".join(names[i] or f"seat {i}" for i in missing)
+            return ("undo_not_agreed", f"undo needs every other player's agreement: {who} has not "
+                                       f"switched on \"Allow undo\"")
+        return None
+
+    async def undo(self, conn: Connection) -> None:
+        """Take back the asker's last action and the bots' actions after it (one ``undo`` event
+        in the log, replayed like an action; the deal never changes: a hand's cards come from
+        the game's seed alone)."""
+        async with self.lock:
+            seat = self._helper_seat(conn, "undo")
+            why = self.undo_blocker(seat)
+            if why is not None:
+                raise TableError(*why)
+            game = self.game
+            assert game is not None
+            actions = list(game.actions())
+            last = max(k for k, (s, _) in enumerate(actions) if s == seat)
+            count = len(actions) - last
+            for task in list(self.bot_tasks.values()):   # their turns are stale now
+                task.cancel()
+            self.bot_tasks.clear()
+            await self._commit("undo", {"game": self.game_no, "seat": seat, "count": count})
+            await self._after_change()
+
+    async def allow_undo(self, conn: Connection, on: bool) -> None:
+        """A player's own switch: whether the others may take back their last action."""
+        async with self.lock:
+            if not self.help:
+                raise TableError("no_help", "this table was created without hints and undo")
+            if conn.seat is None:
+                raise TableError("no_seat", "you hold no seat at this table")
+            if (conn.seat in self.undo_ok) == on:
+                self._broadcast()
+                return
+            await self._commit("allow_undo", {"seat": conn.seat, "on": on})
+            self._broadcast()
+
+    async def hint(self, conn: Connection) -> None:
+        """A hint for the asker's turn: the hint bot's suggestion, from the asker's own view
+        only, computed in the bot pool within ``HINT_SECONDS``, sent to the asker alone as a
+        ``hint`` frame; the hint is logged (the game's record counts it).  One at a time per
+        connection, at most ``HINT_RATE``.
+
+        :raises TableError: ``no_help``, ``no_seat``, ``no_game``, ``standin``, ``not_your_turn``,
+            ``hint_busy``, ``hint_rate_limited``, ``hint_failed`` or ``storage``."""
+        async with self.lock:
+            seat = self._helper_seat(conn, "a hint")
+            game = self.game
+            assert game is not None
+            if not game.legal_actions(seat):
+                raise TableError("not_your_turn", "a hint is for your turn")
+            if conn in self._hinting:
+                raise TableError("hint_busy", "a hint is already being worked out for you")
+            limiter = self._hint_limits.setdefault(conn, RateLimiter(*HINT_RATE))
+            if not limiter.allow():
+                raise TableError("hint_rate_limited", f"you are asking for hints too fast (at most "
+                                                      f"{HINT_RATE[1]:g} in a row, then one every "
+                                                      f"{1 / HINT_RATE[0]:g} s); wait a moment")
+            view, n, number = game.view(seat), game.action_count, self.game_no
+            self._hinting.add(conn)
+        # Worked out beside the connection's other messages (an act, a chat), not before them.
+        task = asyncio.create_task(self._hint_work(conn, seat, view, n, number), name=f"hint {self.id}/{seat}")
+        self._hint_tasks.add(task)
+        task.add_done_callback(self._hint_tasks.discard)
+
+    async def _hint_work(self, conn: Connection, seat: int, view: Any, n: int, number: int) -> None:
+        """The rest of :meth:`hint`: the pool's answer, logged and sent (or the refusal sent)."""
+        try:
+            await self._hint_answer(conn, seat, view, n, number)
+        except TableError as e:
+            conn.error(e.code, e.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - logged, nothing changed
+            log.exception("hint failed at table %s seat %d", self.id, seat)
+            conn.error("internal", "the server failed to work out the hint; nothing was changed")
+
+    async def _hint_answer(self, conn: Connection, seat: int, view: Any, n: int, number: int) -> None:
+        try:
+            try:
+                hint = await self.manager.pool.hint(view, HINT_SECONDS)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hint failed at table %s seat %d", self.id, seat)
+                raise TableError("hint_failed", "the hint could not be worked out; try again") from None
+            async with self.lock:
+                if self.game_no != number or self.game is None or self.game.action_count != n \
+                        or conn.seat != seat:
+                    raise TableError("hint_stale", "the game moved on while the hint was worked out; "
+                                                   "ask again")
+                await self._commit("hint", {"game": number, "seat": seat})
+                conn.send(encode({"type": "hint", "game": number, "n": n, "seat": seat, **hint}))
+                self._broadcast()
+        finally:
+            self._hinting.discard(conn)
 
     # --- after every change ---------------------------------------------------------------------
 
@@ -787,6 +967,8 @@ class Table:
                 "seats": seats, "status": self.status, "game": self.game_no,
                 "actions": self.game.action_count if self.game else 0,
                 "finished": sorted(self.finished), "votes": sorted(self.votes),
+                "help": {"allowed": self.help, "undo_ok": sorted(self.undo_ok),
+                         "used": [dict(h) for h in self.help_used] if self.help and self.game else None},
                 "spectators": sum(1 for c in self.conns if c.seat is None)}
 
     def summary(self) -> dict:
@@ -897,7 +1079,10 @@ class Table:
             key = (c.seat, c.admin)
             text = cache.get(key)
             if text is None:
-                you = {"seat": c.seat, "admin": c.admin}
+                you: dict[str, Any] = {"seat": c.seat, "admin": c.admin}
+                if self.help and c.seat is not None and self.in_game:
+                    why = self.undo_blocker(c.seat)   # the server decides; the page only shows it
+                    you["undo"] = {"ok": why is None, "code": why and why[0], "why": why and why[1]}
                 text = encode({"type": "state", "seq": self.seq, "table": table, "you": you,
                                "game": self._game_info(c.seat)})
                 cache[key] = text

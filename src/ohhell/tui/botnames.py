@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from .. import bots as botlib
+from ..bots.hints import hint_bot_name  # the one choice, shared with the web server's hints
 
 __all__ = ["hint_bot_name", "default_bot_name"]
-
-
-def hint_bot_name() -> str:
-    """The strongest bot available for hints: ``expert``, else ``heuristic``, else ``random``."""
-    names = botlib.names()
-    for name in ("expert", "heuristic"):
-        if name in names:
-            return name
-    return names[0] if names else "random"
 
 
 def default_bot_name() -> str:

@@ -103,6 +103,7 @@ async function create(event) {
   const body = {
     title: $("title").value, private: $("private").checked, rules: rulesFromForm(), seats, away,
     spectator_chat: $("spectators-apart").checked ? "apart" : "together",
+    help: $("help").checked,
   };
   $("create-button").disabled = true;
   try {

@@ -199,6 +199,10 @@ async function main() {
   document.title = `Replay of game ${gameNo} · Oh Hell`;
   $("title").textContent = `Game ${gameNo} at table ${decodeURIComponent(tableId)}`;
   $("desc").textContent = record.players.join(" · ");
+  // A friendly game (record.help, docs/server.md "Hints and undo") says so: a badge by the title.
+  const helped = (record.help || []).map((h, s) => [h, s]).filter(([h]) => h.hints || h.undos);
+  if (helped.length) $("title").after(el("span", { class: "badge warn", id: "help-badge" },
+    "Help used: " + helped.map(([h, s]) => `${record.players[s]} ${h.hints} hint${h.hints === 1 ? "" : "s"}, ${h.undos} undo${h.undos === 1 ? "" : "s"}`).join("; ")));
   steps = buildSteps(record);
   $("slider").max = steps.length - 1;
   $("slider").addEventListener("input", () => show(Number($("slider").value)));

@@ -13,6 +13,7 @@ import { activeCount, finishAll, flip, flyFrom, flyTo, ms, pop } from "./table/m
 import { countdown, renderBidTable, renderEnd, renderFairness, renderInvite, renderScores, renderSeatActions } from "./table/panels.js";
 import { bindSettingsForm, onSettings, settings } from "./table/settings.js";
 import { sounds } from "./table/sound.js";
+import { onHelpError, onHint, renderHelp } from "./table/help.js";
 
 const WIDE = window.matchMedia("(min-width: 721px)");
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -43,10 +44,12 @@ const socket = new TableSocket(tableId, {
     renderTimes.push(Math.round((performance.now() - t0) * 10) / 10);
     if (renderTimes.length > 500) renderTimes.shift();
   },
+  hint(msg) { onHint(msg); say(`Hint: the expert suggests ${typeof msg.action === "number" ? "bid " + msg.action : cardWords(msg.action)}.`); },
   joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
   error(msg) {
     if (String(msg.code).startsWith("chat_")) return;   // the chat (js/chat.js) words its own refusals
     ctx.pending = false;
+    onHelpError(msg);
     toast(msg.message, "error");
     say(msg.message);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
@@ -238,6 +241,7 @@ function render() {
     renderHandAndBids();
     renderBidTable();
     renderSeatActions();
+    renderHelp(act);
   });
   // the panels that change only between hands are drawn again only when their facts change
   const v = view();

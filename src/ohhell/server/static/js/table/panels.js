@@ -1,5 +1,6 @@
 // The side panels and the game-over screen: the bid table, the seat controls, the score
 // table and chart, the invite links and the fair-shuffle check.
+import { helpWords } from "./help.js";
 import { cardText, clear, el, runningTotals, scoreChart, store, toast } from "../common.js";
 import { verifyRecord } from "../fair.js";
 import { ctx, game, me, takeoverLeft, view, waitingFor } from "./state.js";
@@ -184,6 +185,8 @@ export function renderEnd() {
   }
   actions.append(el("a", { href: `${g.record}?download=1`, id: "download", download: "", class: "button" }, "Download the record"),
     el("a", { href: `/t/${encodeURIComponent(ctx.state.table.id)}/replay/${g.number}`, id: "replay-link", class: "button" }, "Step through the replay"));
+  const help = helpWords();
+  if (help) box.append(el("p", { class: "badge help-used", id: "help-used" }, help));
   box.append(actions, el("p", { class: "small muted" }, `Rematch: ${votes.length} of ${humans} player${humans === 1 ? "" : "s"} ready.`),
     el("p", { class: "fair", id: "fair-result" }, "Checking the fair shuffle…"));
   if (wasHidden && document.activeElement === document.body) box.querySelector("h2").focus({ preventScroll: false });
