@@ -12,7 +12,7 @@ import pytest
 
 from ohhell import Game, Rules, bots
 from ohhell.coach import analysis_of
-from ohhell.tui.coach import AnalysingScreen, SummaryScreen, analysis_path, flat_decisions
+from ohhell.tui.coach import AnalysingScreen, SummaryScreen, analysis_path, flat_decisions, mistake_text
 from ohhell.tui.play import GameOverScreen, PlayApp, PlayOptions, default_settings
 from ohhell.tui.replay import ReplayApp, ReplayScreen
 
@@ -129,9 +129,9 @@ def test_no_score_is_shown_before_the_replay_reaches_it(golden):
             text = screen_text(app)
             assert "replayed so far" not in text
             assert row_scores(text) == [str(x) for x in totals]
-            for s in a.seats:                             # the top mistakes, in words
-                for m in s["top"]:
-                    assert m["text"] in text
+            for h, d in a.mistakes(top=5):                # the top mistakes, in words
+                assert mistake_text(h, d).plain in text
+            assert "played Q♣, 2♠ was best" in text
             await pilot.press("escape")
             await pilot.press("q")
 

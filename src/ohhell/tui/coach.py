@@ -28,11 +28,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
 from ..actions import Play
-from ..coach import DEFAULT_SAMPLES, GameAnalysis, analyze_game, annotate, describe_mistake
+from ..coach import DEFAULT_SAMPLES, GameAnalysis, analyze_game, annotate
 from ..files import atomic_write_text
 from .render import PLAYER_COLORS, card_text
 
-__all__ = ["flat_decisions", "decision_panel", "hand_loss_row", "summary_body", "SummaryScreen",
+__all__ = ["flat_decisions", "decision_panel", "mistake_text", "hand_loss_row", "summary_body", "SummaryScreen",
            "AnalysingScreen", "analysis_path", "Z95"]
 
 Z95 = 1.96
@@ -135,6 +135,23 @@ def hand_loss_row(hand: dict, upto: int, names: Sequence[str], seat: "int | None
     return t
 
 
+def mistake_text(hand: dict, d: dict) -> Text:
+    """A mistake in words, cards as symbols: ``hand 4, trick 1: played 4♦, 8♦ was best; it cost
+    2.6 points (± 1.7)`` (:func:`ohhell.coach.describe_mistake`'s wording)."""
+    kind = d["kind"]
+    t = Text(f"hand {hand['hand'] + 1}" + (f", trick {d['trick']}" if kind == "play" else "") + ": ")
+    if kind == "bid":
+        t.append(f"bid {d['action']}, {d['best']} was best")
+    else:
+        t.append("played ")
+        t.append_text(_action_text(d["action"], kind))
+        t.append(", ")
+        t.append_text(_action_text(d["best"], kind))
+        t.append(" was best")
+    t.append(f"; it cost {float(d['loss']):.1f} points (± {Z95 * float(d['loss_se']):.1f})")
+    return t
+
+
 def _sum_rows(rows: list[dict], key: str) -> "float | None":
     if not rows or not all(key in r for r in rows):
         return None
@@ -165,20 +182,23 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
     reached = flat_decisions(analysis)[:upto]
     for s in range(n):
         rows = [h["seats"][s] for h in analysis.hands[:hands_done] if "score" in h["seats"][s]]
-        mine = [d for _, d in reached if d["seat"] == s]
-        lost_bid = sum(float(d["loss"]) for d in mine if d["kind"] == "bid")
-        lost_play = sum(float(d["loss"]) for d in mine if d["kind"] == "play")
         score = sum(int(r["score"]) for r in rows)
         cards, fall, luck = _sum_rows(rows, "cards"), _sum_rows(rows, "fall"), _sum_rows(rows, "luck")
+        lost_bid, lost_play = _sum_rows(rows, "lost_bid"), _sum_rows(rows, "lost_play")
+        mistakes = sum(int(r["mistakes"]) for r in rows)
 
         def f(x: "float | None", sign: bool = False) -> str:
-            return "–" if x is None else (f"{x:+.1f}" if sign else f"{x:.1f}")
-        t.add_row(_who(names, s), str(score) if rows else "–", f(cards), f"{lost_bid:.1f}", f"{lost_play:.1f}",
-                  f(fall, True), f(luck), "–" if luck is None else f"{score - luck:+.1f}",
-                  str(sum(1 for d in mine if d["mistake"])))
+            if x is None:
+                return "–"
+            x = round(x, 1)
+            return f"{x:+.1f}" if sign else f"{x:.1f}"
+        t.add_row(_who(names, s), str(score) if rows else "–", f(cards), f(lost_bid), f(lost_play),
+                  f(fall, True), f(luck), "–" if luck is None else f(score - luck, True),
+                  str(mistakes) if rows else "–")
     parts.append(t)
     parts.append(Text("score = cards − lost + fall; skill = score − luck (what the analysis bot "
-                      "scored with the same cards).", style="dim"))
+                      "scored with the same cards)." + ("" if whole else " Finished hands only: the hand "
+                                                        "in progress is in the coach panel."), style="dim"))
     ms = [(h, d) for h, d in reached if d["mistake"] and (seat is None or d["seat"] == seat)]
     ms.sort(key=lambda hd: (-float(hd[1]["loss"]), hd[0]["hand"], hd[1]["index"]))
     parts.append(Text("\nLargest mistakes" + ("" if seat is None else f" of {names[seat]}"), style="bold"))
@@ -187,7 +207,8 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
                           style="dim"))
     for h, d in ms[:top]:
         line = _who(names, d["seat"])
-        line.append(": " + describe_mistake(h, d))
+        line.append(": ")
+        line.append_text(mistake_text(h, d))
         parts.append(line)
     return Group(*parts)
 
