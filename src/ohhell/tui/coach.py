@@ -83,12 +83,15 @@ def decision_panel(hand: dict, d: dict, names: Sequence[str]) -> Group:
     loss, se = float(d["loss"]), float(d["loss_se"])
     if d["action"] == d["best"]:
         line.append(" — the best choice", style="green")
+    elif loss <= 0:    # a card's loss is measured on held-out deals: a close call can dip below zero
+        line.append(f" · no measurable loss ({loss:+.2f} ± {Z95 * se:.2f} points)")
     else:
         line.append(f" · lost {loss:.2f} ± {Z95 * se:.2f} points")
     if d["mistake"]:
         line.append("  ✗ MISTAKE", style="bold red")
     elif loss > 0:
         line.append("  (within the noise)" if loss - Z95 * se <= 0 else "  (small)", style="dim")
+
     parts.append(line)
     values = d.get("values") or []
     if values:
