@@ -279,3 +279,30 @@ def test_replay_analyze_annotates_saves_and_opens(tmp_path, monkeypatch, capsys)
     ScoreSheet(Rules(3), ["A", "B", "C"]).save(str(sheet))
     assert main(["replay", str(sheet), "--analyze"]) == 2
     assert "score sheet" in capsys.readouterr().err
+
+
+def test_no_annotation_shows_a_card_hidden_from_the_seat_shown(golden):
+    """At every position and in every seat's view, the coach panel names only cards that seat
+    may see: its own, and those already played."""
+    from ohhell.tui.render import card_text
+
+    async def main():
+        app = ReplayApp([golden], source="golden")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            scr = replay_screen(app)
+            n = scr.rep.game.players
+            for seat in range(n):
+                scr.seat = seat
+                for pos in range(len(scr.rep.actions) + 1):
+                    scr.rep.go(pos)
+                    scr.refresh_replay()
+                    g = scr.rep.game
+                    if g.is_over:
+                        continue
+                    hidden = {card_text(c).plain for s in range(n) if s != seat for c in g.hand(s)}
+                    words = set(coach_text(app).replace(",", " ").replace("(", " ").split())
+                    assert not hidden & words, (seat, pos, hidden & words)
+            await pilot.press("q")
+
+    asyncio.run(main())
