@@ -136,8 +136,12 @@ def _check(game: Game, a: GameAnalysis) -> None:
             assert d["action"] == label
             legal = [x.tricks if d["kind"] == "bid" else str(x.card) for x in view.legal_actions()]
             assert d["best"] in legal
-            # Points lost are never negative; a flagged loss is significant.
-            assert d["loss"] >= 0 and d["loss_se"] >= 0
+            # A bid's points lost are never negative (paired with the best-looking bid); a
+            # card's are cross-fitted, so a close call can come out just below zero. A flagged
+            # loss is significant.
+            assert d["loss_se"] >= 0
+            if d["kind"] == "bid":
+                assert d["loss"] >= 0
             if d["mistake"]:
                 assert d["loss"] >= a.settings["min_loss"] and d["loss"] - Z95 * d["loss_se"] > 0
             if d["action"] == d["best"]:
@@ -148,7 +152,10 @@ def _check(game: Game, a: GameAnalysis) -> None:
             assert [v["action"] for v in d["values"]] == legal
             best_mean = max(v["mean"] for v in d["values"])
             taken_mean = next(v["mean"] for v in d["values"] if v["action"] == d["action"])
-            assert abs(d["loss"] - (best_mean - taken_mean)) < 2e-3
+            if d["kind"] == "bid":
+                assert abs(d["loss"] - (best_mean - taken_mean)) < 2e-3
+            else:   # held-out: never more than the same-sample gap by more than the noise
+                assert d["loss"] <= best_mean - taken_mean + 4 * Z95 * d["loss_se"] + 2e-3
             if d["kind"] == "bid":
                 for probs in d["tricks"].values():
                     assert len(probs) == view.hand_size + 1 and abs(sum(probs) - 1) < 1e-3

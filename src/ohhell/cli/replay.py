@@ -16,6 +16,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="show only what this seat (1 to N) saw (default: everyone's cards)")
     p.add_argument("--at", type=int, default=None, metavar="N",
                    help="start after action N (negative: from the end; default: the start)")
+    p.add_argument("--analyze", "--analyse", action="store_true",
+                   help="analyse the game first (with a progress bar), save the annotated record as "
+                        "NAME.analysis.json beside FILE, and show the coach's annotations "
+                        "(an annotated record shows them without this)")
+    p.add_argument("--samples", type=_positive, default=None,
+                   help="with --analyze: sampled deals per decision (default: ohhell analyze's)")
+    p.add_argument("--no-save", action="store_true",
+                   help="with --analyze: keep the analysis in memory, write no file")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+    return v
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +71,51 @@ def run(args: argparse.Namespace) -> int:
                 print(f"ohhell replay: --seat must be 1 to {rep.game.players}", file=sys.stderr)
                 return 2
             seat = args.seat - 1
+        if args.analyze:
+            rc = _analyze(args, content, index)
+            if rc:
+                return rc
+    elif args.analyze:
+        print(f"ohhell replay: {args.file} is a score sheet: it has no bids or cards to analyse", file=sys.stderr)
+        return 2
     app = ReplayApp(content, index=index, seat=seat, position=args.at, source=args.file)
     app.run()
     return app.return_code or 0   # non-zero when the app stopped on an error
+
+
+def _analyze(args: argparse.Namespace, records: list, index: int) -> int:
+    """Analyse ``records[index]`` in place (annotating it), saving it unless ``--no-save``."""
+    import json
+
+    from ..coach import DEFAULT_SAMPLES, analyze_game, annotate
+    from ..errors import OhHellError
+    from ..files import atomic_write_text
+    from ..tui.coach import analysis_path
+    from .analyze import _Progress
+
+    samples = args.samples or DEFAULT_SAMPLES
+    try:
+        with _Progress(True) as progress:
+            a = analyze_game(records[index], samples=samples,
+                             progress=progress.start(f"Analysing game {index + 1}" if len(records) > 1
+                                                     else "Analysing"))
+    except (OhHellError, ValueError) as e:
+        print(f"ohhell replay: {args.file}: cannot analyse it: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ohhell replay: analysis interrupted", file=sys.stderr)
+        return 130
+    records[index] = annotate(records[index], a)
+    if not args.no_save:
+        out = analysis_path(args.file)
+        if len(records) > 1:
+            base = out[: -len(".analysis.json")]
+            out = f"{base}.game{index + 1}.analysis.json"
+        try:
+            atomic_write_text(out, json.dumps(records[index], ensure_ascii=False) + "\n")
+        except OSError as e:
+            print(f"ohhell replay: could not save the analysis to {out}: {e.strerror or e} "
+                  "(replaying it anyway)", file=sys.stderr)
+        else:
+            print(f"ohhell replay: the annotated record is saved in {out}", file=sys.stderr)
+    return 0

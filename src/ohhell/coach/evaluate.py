@@ -105,6 +105,33 @@ class Evaluation:
         m, se = _weighted_mean_se(diffs, self.weights)
         return m, se
 
+    def _fold_best(self, fold: int) -> int:
+        """The best-looking action on the sampled deals of one fold (even or odd positions)."""
+        rows = range(fold, len(self.returns), 2)
+        ws = [self.weights[d] for d in rows]
+        means = [_weighted_mean_se([self.returns[d][i] for d in rows], ws)[0] for i in range(len(self.actions))]
+        return max(range(len(self.actions)), key=lambda i: (means[i], -i))
+
+    def crossfit_loss(self, taken: int) -> tuple[float, float]:
+        """The points lost by action ``taken``, cross-fitted: the best action is chosen on one
+        half of the sampled deals (the even positions, then the odd) and the loss measured on
+        the other half, so the noise that made an action look best does not also make the
+        loss look large (the winner's curse of :meth:`loss` against the same samples).
+
+        Every deal's difference is taken against the action the *other* half rated best,
+        and the mean and its standard error come from those differences.  The estimate is
+        unbiased for a chosen action's advantage, so it can be below zero for a close
+        decision (no measurable loss).  Taking :attr:`best` costs nothing, as with
+        :meth:`loss`; with fewer than 4 deals this is :meth:`loss`.  Deterministic: the
+        halves are fixed by the deals' positions.
+        """
+        best = self.best
+        if taken == best or self.exact or len(self.returns) < 4:
+            return self.loss(taken, best)
+        fb = (self._fold_best(0), self._fold_best(1))
+        diffs = [r[fb[1 - d % 2]] - r[taken] for d, r in enumerate(self.returns)]
+        return _weighted_mean_se(diffs, self.weights)
+
 
 def _weighted_mean_se(xs: Sequence[float], ws: Sequence[float]) -> tuple[float, float]:
     """A self-normalised weighted mean and its standard error."""

@@ -67,7 +67,8 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
                     cell += f" (luck {r['luck']})"
             else:
                 cell = "unfinished"
-            cell += f" -{r['lost_bid'] + r['lost_play']:.1f}"
+            lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
+            cell += f" -{lost:.1f}" if lost >= 0 else f" +{-lost:.1f}"
             row.append(cell)
         rows.append(row)
     return rows

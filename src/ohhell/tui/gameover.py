@@ -11,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
+from ..coach import DEFAULT_SAMPLES
 from ..view import View
 from .paths import shown_path
 from .render import score_rows_from_view, score_table, standings_table
@@ -22,13 +23,21 @@ __all__ = ["GameOverScreen"]
 class GameOverScreen(Screen):
     """Final standings and a chart of the scores over the hands."""
 
-    BINDINGS = [Binding("n", "new", "New game"), Binding("q,escape", "quit", "Quit")]
+    BINDINGS = [Binding("a", "analyse", "Analyse this game"), Binding("n", "new", "New game"),
+                Binding("q,escape", "quit", "Quit")]
 
-    def __init__(self, names: Sequence[str], view: View, saved: "str | None") -> None:
+    #: Sampled deals per decision of "Analyse this game" (``ohhell analyze``'s default).
+    analysis_samples = DEFAULT_SAMPLES
+
+    def __init__(self, names: Sequence[str], view: View, saved: "str | None",
+                 record: "dict | None" = None) -> None:
         super().__init__()
         self.names = list(names)
         self.view = view
         self.saved = saved
+        self.record = record
+        self.annotated: "dict | None" = None     # the analysed record, once analysed
+        self.analysis_saved: "str | None" = None
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -51,7 +60,10 @@ class GameOverScreen(Screen):
             if self.saved:
                 yield Static(Text(f"The record is saved in {shown_path(self.saved)} — replay it with "
                                   f"`ohhell replay {shown_path(self.saved)}`", style="dim"), id="saved-note")
+            yield Static("", id="analysis-note")
             with Horizontal(classes="modal-buttons"):
+                if self.record is not None:
+                    yield Button("Analyse this game (a)", id="analyse", variant="success")
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit")
         yield Footer()
@@ -59,8 +71,43 @@ class GameOverScreen(Screen):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "new":
             self.action_new()
+        elif event.button.id == "analyse":
+            self.action_analyse()
         else:
             self.action_quit()
+
+    def action_analyse(self) -> None:
+        """Analyse the game in a worker (a progress bar; Esc cancels), save the annotated record
+        beside the saved game, and open the annotated replay (once analysed, it opens at once)."""
+        if self.record is None:
+            self.notify("This game's record is not available to analyse.", severity="warning")
+            return
+        if self.annotated is not None:
+            self._open_replay(self.annotated)
+            return
+        from .coach import AnalysingScreen, analysis_path
+        save_to = analysis_path(self.saved) if self.saved else None
+        self.app.push_screen(AnalysingScreen(self.record, samples=self.analysis_samples, save_to=save_to),
+                             self._analysed)
+
+    def _analysed(self, rec: object) -> None:
+        if not isinstance(rec, dict):
+            return
+        from .coach import analysis_path
+        self.annotated = rec
+        self.analysis_saved = analysis_path(self.saved) if self.saved else None
+        if self.analysis_saved:
+            note = Text(f"The analysis is saved in {shown_path(self.analysis_saved)} — "
+                        f"`ohhell replay {shown_path(self.analysis_saved)}` shows it again; "
+                        "a reopens it here.", style="dim")
+            self.query_one("#analysis-note", Static).update(note)
+            self.query_one("#analysis-note").display = True
+        self._open_replay(rec)
+
+    def _open_replay(self, rec: dict) -> None:
+        from .replay import ReplayScreen    # imported here: the replay imports the play app's styles
+        self.app.push_screen(ReplayScreen([rec], source=shown_path(self.analysis_saved or "this game"),
+                                          embedded=True))
 
     def action_new(self) -> None:
         self.dismiss("new")

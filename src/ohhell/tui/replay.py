@@ -21,10 +21,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, ProgressBar, Static
 
 from ..actions import Bid
+from ..coach import GameAnalysis, analysis_of
 from ..errors import OhHellError
 from ..files import SCORESHEET, read_file
 from ..game import Game
 from ..scoresheet import ScoreSheet
+from .coach import SummaryScreen, decision_panel, flat_decisions, hand_loss_row, summary_body
 from .play import PLAY_CSS
 from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_action, hand_by_suit, live_bid_rows,
                      score_rows_from_sheet, score_rows_from_view, score_table, trick_table, trump_text)
@@ -182,20 +184,34 @@ class ReplayScreen(Screen):
         Binding("right,l", "step(1)", "Next"),
         Binding("left,h", "step(-1)", "Back"),
         Binding("down,j", "trick(1)", "Next trick"),
-        Binding("up,k", "trick(-1)", "Trick back"),
+        Binding("up,k", "trick(-1)", "Trick back", show=False),
         Binding("pagedown,J", "hand(1)", "Next hand"),
-        Binding("pageup,K", "hand(-1)", "Hand back"),
+        Binding("pageup,K", "hand(-1)", "Hand back", show=False),
         Binding("home,g", "edge(0)", "Start", show=False),
         Binding("end,G", "edge(1)", "End", show=False),
         Binding("v", "cycle_view", "View as"),
         Binding("c", "chart", "Chart"),
+        Binding("m", "mistake(1)", "Next mistake"),
+        Binding("M", "mistake(-1)", "Previous mistake", show=False),
+        Binding("a", "summary", "Analysis"),
         Binding("full_stop", "game(1)", "Next game", show=False),
         Binding("comma", "game(-1)", "Previous game", show=False),
         Binding("q,escape", "quit", "Quit"),
     ]
 
+    DEFAULT_CSS = """
+    ReplayScreen #position { height: auto; }
+    ReplayScreen #progress { margin: 0 0 1 0; }
+    ReplayScreen #hands { height: auto; margin: 1 0; }
+    ReplayScreen #controls { height: auto; }
+    ReplayScreen .replay-button { margin: 0 1 0 0; width: auto; min-width: 4; }
+    ReplayScreen #coach-box { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; }
+    ReplayScreen #coach { height: auto; }
+    ReplayScreen #hand-loss { height: auto; }
+    """
+
     def __init__(self, records: Sequence[dict], index: int = 0, seat: "int | None" = None,
-                 source: str = "") -> None:
+                 source: str = "", *, embedded: bool = False) -> None:
         super().__init__()
         self.records = list(records)
         self.index = index
@@ -203,6 +219,29 @@ class ReplayScreen(Screen):
         self.rep = Replayer(self.records[index])
         self.seat = seat
         self._chart = False
+        self.embedded = embedded     # opened from another app (the game-over screen): q goes back there
+        self.analysis: "GameAnalysis | None" = None
+        self.analysis_error: "str | None" = None
+        self._decisions: list[tuple[dict, dict]] = []
+        self._load_analysis()
+
+    def _load_analysis(self) -> None:
+        """The current record's analysis, when it carries one that matches its actions."""
+        self.analysis, self.analysis_error, self._decisions = None, None, []
+        try:
+            a = analysis_of(self.records[self.index])
+        except (ValueError, KeyError, TypeError) as e:
+            self.analysis_error = f"The record's analysis cannot be read: {e}"
+            return
+        if a is None:
+            return
+        flat = flat_decisions(a)
+        if len(flat) != len(self.rep.actions) or len(a.players) != self.rep.game.players:
+            self.analysis_error = ("The record's analysis does not match its game "
+                                   f"({len(flat)} decisions for {len(self.rep.actions)} actions); run "
+                                   "`ohhell analyze` again.")
+            return
+        self.analysis, self._decisions = a, flat
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -217,6 +256,9 @@ class ReplayScreen(Screen):
                     for bid, label in (("start", "|<"), ("hand-back", "<< hand"), ("back", "<"),
                                        ("next", ">"), ("hand-next", "hand >>"), ("end", ">|")):
                         yield Button(label, id=f"r-{bid}", compact=True, classes="replay-button")
+                with VerticalScroll(id="coach-box"):
+                    yield Static("", id="hand-loss")
+                    yield Static("", id="coach")
             with Vertical(id="right"):
                 yield Static("", id="bids")
                 with VerticalScroll(id="scores-box"):
@@ -248,6 +290,9 @@ class ReplayScreen(Screen):
                 pos.append("bid (hidden)" if hidden else describe_action(action))
             else:
                 pos.append_text(card_text(action.card))
+            if self._decisions and (self.seat is None or seat == self.seat) \
+                    and self._decisions[self.rep.pos - 1][1]["mistake"]:
+                pos.append(" ✗ mistake", style="bold red")
         who = "everyone's cards" if self.seat is None else f"what {g.names[self.seat]} saw"
         pos.append(f" · showing {who}", style="dim")
         if len(self.records) > 1:
@@ -269,7 +314,33 @@ class ReplayScreen(Screen):
                         highlight=None if view.is_over else view.hand_index + 1))
         if self._chart:
             self.query_one("#chart", ChartView).set_data(self._series(), view.names)
+        self._refresh_coach()
         self.sub_title = self.source
+
+    def _refresh_coach(self) -> None:
+        """The annotation of the last decision, and the points lost so far in its hand."""
+        box = self.query_one("#coach-box")
+        box.display = self.analysis is not None or self.analysis_error is not None
+        coach, loss = self.query_one("#coach", Static), self.query_one("#hand-loss", Static)
+        if self.analysis is None:
+            coach.update(Text(self.analysis_error or "", style="yellow"))
+            loss.update("")
+            return
+        names = self.rep.names
+        pos = self.rep.pos
+        if pos == 0:
+            hand = self.analysis.hands[0]
+            loss.update(hand_loss_row(hand, 0, names, self.seat))
+            coach.update(Text("The coach annotates each decision as the replay reaches it "
+                              "(m: next mistake, a: the game's analysis).", style="dim"))
+            return
+        hand, d = self._decisions[pos - 1]
+        loss.update(hand_loss_row(hand, d["index"] + 1, names, self.seat))
+        if self.seat is not None and d["seat"] != self.seat:
+            coach.update(Text(f"{names[d['seat']]}'s decision: its analysis would tell you their cards "
+                              "(v: show everyone's cards to see it).", style="dim"))
+            return
+        coach.update(decision_panel(hand, d, names))
 
     def on_resize(self) -> None:
         self.call_later(self.refresh_replay)
@@ -335,6 +406,34 @@ class ReplayScreen(Screen):
         self.query_one("#chart").display = self._chart
         self.refresh_replay()
 
+    def action_mistake(self, d: int) -> None:
+        """Go to just after the next (or previous) flagged mistake, of the seat shown or of all."""
+        if self.analysis is None:
+            self.notify(self.analysis_error or "This record has no analysis: replay it with --analyze, or run "
+                        "`ohhell analyze` on it first.", severity="warning", markup=False)
+            return
+        marks = [i + 1 for i, (_, x) in enumerate(self._decisions)
+                 if x["mistake"] and (self.seat is None or x["seat"] == self.seat)]
+        target = (next((p for p in marks if p > self.rep.pos), None) if d > 0
+                  else next((p for p in reversed(marks) if p < self.rep.pos), None))
+        if target is None:
+            self.notify("No more mistakes " + ("after this point." if d > 0 else "before this point."),
+                        severity="information")
+            return
+        self.rep.go(target)
+        self.refresh_replay()
+
+    def action_summary(self) -> None:
+        """The game's analysis summary, up to where the replay is (no spoilers)."""
+        if self.analysis is None:
+            self.notify(self.analysis_error or "This record has no analysis: replay it with --analyze, or run "
+                        "`ohhell analyze` on it first.", severity="warning", markup=False)
+            return
+        g = self.rep.game
+        hands_done = len(g.past_hands)
+        self.app.push_screen(SummaryScreen(summary_body(self.analysis, self.rep.names, hands_done,
+                                                        self.rep.pos, self.seat)))
+
     def action_game(self, d: int) -> None:
         i = self.index + d
         if not 0 <= i < len(self.records):
@@ -348,6 +447,7 @@ class ReplayScreen(Screen):
         self.index, self.rep = i, rep
         if self.seat is not None and self.seat >= rep.game.players:
             self.seat = None
+        self._load_analysis()
         self.refresh_replay()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -357,7 +457,10 @@ class ReplayScreen(Screen):
             str(event.button.id)]()
 
     def action_quit(self) -> None:
-        self.app.exit()
+        if self.embedded:
+            self.dismiss(None)
+        else:
+            self.app.exit()
 
 
 class SheetReplayScreen(Screen):
@@ -419,13 +522,7 @@ class SheetReplayScreen(Screen):
         self.app.exit()
 
 
-REPLAY_CSS = PLAY_CSS + """
-#position { height: auto; }
-#progress { margin: 0 0 1 0; }
-#hands { height: auto; margin: 1 0; }
-#controls { height: auto; }
-.replay-button { margin: 0 1 0 0; width: auto; min-width: 4; }
-"""
+REPLAY_CSS = PLAY_CSS
 
 
 class ReplayApp(App):

@@ -15,6 +15,7 @@ from .. import bots as botlib
 from ..rules import Rules
 from ..scoresheet import ScoreSheet
 from .play import GameOverScreen, PlayApp, PlayOptions, default_settings
+from .replay import ReplayScreen
 from .score import ScoreApp, settings_for
 
 __all__ = ["make_screenshots"]
@@ -51,6 +52,18 @@ async def _play(folder: str, tmp: str) -> None:
         await pilot.pause()
         await pilot.pause()
         app.save_screenshot("terminal-game-over.svg", folder)
+        over = app.screen
+        over.analysis_samples = 40          # "Analyse this game", quickly
+        await pilot.press("a")
+        while not isinstance(app.screen, ReplayScreen):
+            await pilot.pause(0.05)
+        await pilot.press("m")
+        await pilot.press("m")
+        await pilot.pause()
+        app.save_screenshot("terminal-replay-coach.svg", folder)
+        await pilot.press("a")
+        await pilot.pause()
+        app.save_screenshot("terminal-replay-summary.svg", folder)
 
 
 async def _score(folder: str, tmp: str) -> None:
@@ -89,7 +102,9 @@ def make_screenshots(folder: str) -> list[str]:
                 os.environ.pop("HOME", None)
             else:
                 os.environ["HOME"] = home
-    return [os.path.join(folder, f) for f in ("terminal-play.svg", "terminal-game-over.svg", "terminal-score.svg")]
+    return [os.path.join(folder, f) for f in ("terminal-play.svg", "terminal-game-over.svg",
+                                                     "terminal-replay-coach.svg", "terminal-replay-summary.svg",
+                                                     "terminal-score.svg")]
 
 
 if __name__ == "__main__":  # pragma: no cover

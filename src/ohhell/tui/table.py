@@ -241,7 +241,8 @@ class PlayScreen(Screen):
         if isinstance(self.app.screen, GameOverScreen):
             return
         self._archive_finished()
-        self.app.push_screen(GameOverScreen(self.game.names, self.view, self.saved_to), self._after_over)
+        self.app.push_screen(GameOverScreen(self.game.names, self.view, self.saved_to,
+                                            record=self.game.record()), self._after_over)
 
     def _after_over(self, result: object) -> None:
         new_game = getattr(self.app, "new_game", None)   # PlayApp's (imported here it would be circular)

@@ -1,0 +1,328 @@
+"""The coach in the terminal: a record's analysis (docs/coach.md) shown beside its replay.
+
+:func:`decision_panel` words one decision's annotation (the action taken, the best one,
+the points lost, every legal action's value as a bar, like the hint's);
+:func:`hand_loss_row` the points lost so far in a hand; :func:`summary_body` the game's
+summary up to a point of the replay (never beyond it: no spoilers).
+:class:`AnalysingScreen` runs :func:`ohhell.coach.analyze_game` in a worker thread with
+a progress bar, and :func:`analysis_path` says where an annotated record is saved.
+
+What is shown is only what the analysis holds, which was worked out from each deciding
+seat's own view; when the replay shows one seat's view, other seats' decisions are not
+annotated (their values would tell that seat which cards they held).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, ProgressBar, Static
+
+from ..actions import Play
+from ..coach import DEFAULT_SAMPLES, GameAnalysis, analyze_game, annotate
+from ..files import atomic_write_text
+from .render import PLAYER_COLORS, card_text
+
+__all__ = ["flat_decisions", "decision_panel", "mistake_text", "hand_loss_row", "summary_body", "SummaryScreen",
+           "AnalysingScreen", "analysis_path", "Z95"]
+
+Z95 = 1.96
+
+
+def analysis_path(path: str) -> str:
+    """Where the annotated record of the game in ``path`` goes: ``game.json`` → ``game.analysis.json``
+    (what ``ohhell analyze`` writes)."""
+    base = os.path.basename(path)
+    for ext in (".jsonl", ".json"):
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+            break
+    return os.path.join(os.path.dirname(path), base + ".analysis.json")
+
+
+def flat_decisions(analysis: GameAnalysis) -> list[tuple[dict, dict]]:
+    """Every ``(hand, decision)`` in play order: entry ``i`` annotates the record's action ``i``."""
+    return [(h, d) for h in analysis.hands for d in h["decisions"]]
+
+
+def _action_text(label: "int | str", kind: str) -> Text:
+    if kind == "bid":
+        return Text(f"bid {label}")
+    return card_text(Play(str(label)).card)
+
+
+def _who(names: Sequence[str], seat: int) -> Text:
+    return Text(names[seat], style=PLAYER_COLORS[seat % len(PLAYER_COLORS)])
+
+
+def decision_panel(hand: dict, d: dict, names: Sequence[str]) -> Group:
+    """One decision's annotation: what was done, what was best, what it cost, every action's value."""
+    kind = d["kind"]
+    head = Text("Coach: ", style="bold")
+    head.append_text(_who(names, d["seat"]))
+    where = f"hand {hand['hand'] + 1}" + (f", trick {d['trick']}" if kind == "play" else "")
+    head.append(f" ({where}) ")
+    head.append("bid " if kind == "bid" else "played ")
+    head.append_text(_action_text(d["action"], kind) if kind == "play" else Text(str(d["action"])))
+    parts: list[Any] = [head]
+    if d.get("forced"):
+        parts.append(Text("The only legal " + ("bid" if kind == "bid" else "card") + ": it costs nothing.",
+                          style="dim"))
+        return Group(*parts)
+    line = Text("Best: ")
+    line.append_text(_action_text(d["best"], kind))
+    loss, se = float(d["loss"]), float(d["loss_se"])
+    if d["action"] == d["best"]:
+        line.append(" — the best choice", style="green")
+    elif loss <= 0:    # a card's loss is measured on held-out deals: a close call can dip below zero
+        line.append(f" · no measurable loss ({loss:+.2f} ± {Z95 * se:.2f} points)")
+    else:
+        line.append(f" · lost {loss:.2f} ± {Z95 * se:.2f} points")
+    if d["mistake"]:
+        line.append("  ✗ MISTAKE", style="bold red")
+    elif loss > 0:
+        line.append("  (within the noise)" if loss - Z95 * se <= 0 else "  (small)", style="dim")
+
+    parts.append(line)
+    values = d.get("values") or []
+    if values:
+        t = Table(pad_edge=False, box=None, title=Text(
+            "Expected score of each bid" if kind == "bid" else "Expected score of each card", style="bold"),
+            title_justify="left")
+        t.add_column("choice", no_wrap=True)
+        t.add_column("value", justify="right")
+        t.add_column("±", justify="right", style="dim")
+        t.add_column("")
+        means = [float(v["mean"]) for v in values]
+        best, worst = max(means), min(means)
+        span = (best - worst) or 1.0
+        for v in sorted(values, key=lambda v: -float(v["mean"])):
+            bar = "█" * max(1, round(12 * (float(v["mean"]) - worst) / span)) if best != worst else "█"
+            taken = v["action"] == d["action"]
+            style = ("red" if d["mistake"] else "green") if taken else ("cyan" if v["action"] == d["best"] else "dim")
+            label = _action_text(v["action"], kind)
+            if taken:
+                label.append(" ◀", style="bold")
+            t.add_row(label, f"{float(v['mean']):.2f}", f"{Z95 * float(v['se']):.2f}", Text(bar, style=style))
+        parts.append(t)
+        parts.append(Text(f"{d.get('deals', 0)} sampled deals, from {names[d['seat']]}'s view only", style="dim"))
+    return Group(*parts)
+
+
+def hand_loss_row(hand: dict, upto: int, names: Sequence[str], seat: "int | None" = None) -> Text:
+    """Points lost in ``hand`` by each seat in its first ``upto`` decisions (all of them for a
+    hand already past), with the mistakes counted; only ``seat``'s when one view is shown."""
+    ds = hand["decisions"][:upto]
+    t = Text(f"Hand {hand['hand'] + 1} points lost" + (" so far" if upto < len(hand["decisions"]) else "") + ": ",
+             style="bold")
+    seats = range(len(names)) if seat is None else [seat]
+    for i, s in enumerate(seats):
+        mine = [d for d in ds if d["seat"] == s]
+        lost = sum(float(d["loss"]) for d in mine)
+        bad = sum(1 for d in mine if d["mistake"])
+        if i:
+            t.append(" · ")
+        t.append_text(_who(names, s))
+        t.append(f" {lost:.1f}")
+        if bad:
+            t.append(f" ({bad}✗)", style="red")
+    return t
+
+
+def mistake_text(hand: dict, d: dict) -> Text:
+    """A mistake in words, cards as symbols: ``hand 4, trick 1: played 4♦, 8♦ was best; it cost
+    2.6 points (± 1.7)`` (:func:`ohhell.coach.describe_mistake`'s wording)."""
+    kind = d["kind"]
+    t = Text(f"hand {hand['hand'] + 1}" + (f", trick {d['trick']}" if kind == "play" else "") + ": ")
+    if kind == "bid":
+        t.append(f"bid {d['action']}, {d['best']} was best")
+    else:
+        t.append("played ")
+        t.append_text(_action_text(d["action"], kind))
+        t.append(", ")
+        t.append_text(_action_text(d["best"], kind))
+        t.append(" was best")
+    t.append(f"; it cost {float(d['loss']):.1f} points (± {Z95 * float(d['loss_se']):.1f})")
+    return t
+
+
+def _sum_rows(rows: list[dict], key: str) -> "float | None":
+    if not rows or not all(key in r for r in rows):
+        return None
+    return sum(float(r[key]) for r in rows)
+
+
+def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, upto: int,
+                 seat: "int | None" = None, top: int = 5) -> Group:
+    """The game's summary per seat from the hands the replay has finished (``hands_done`` of
+    them) and the decisions it has reached (``upto``, counted over the whole game): score,
+    cards, points lost, fall, luck, skill and mistakes, then the largest mistakes in words.
+    With ``seat``, only that seat's mistakes are worded (the others' would tell its cards)."""
+    n = len(names)
+    total_hands = len(analysis.hands)
+    parts: list[Any] = []
+    whole = hands_done >= total_hands
+    if whole:
+        title = "Game analysis"
+    elif hands_done == 0:
+        title = f"Game analysis — the decisions replayed so far (no hand finished yet, of {total_hands})"
+    else:
+        title = (f"Game analysis — the {hands_done} hand{'s' if hands_done != 1 else ''} "
+                 f"replayed so far (of {total_hands})")
+    parts.append(Text(title, style="bold"))
+    t = Table(pad_edge=False, box=None)
+    for col in ("seat", "score", "cards", "lost bidding", "lost playing", "fall", "luck", "skill", "mistakes"):
+        t.add_column(col, justify="left" if col == "seat" else "right", no_wrap=True)
+    reached = flat_decisions(analysis)[:upto]
+    for s in range(n):
+        rows = [h["seats"][s] for h in analysis.hands[:hands_done] if "score" in h["seats"][s]]
+        score = sum(int(r["score"]) for r in rows)
+        cards, fall, luck = _sum_rows(rows, "cards"), _sum_rows(rows, "fall"), _sum_rows(rows, "luck")
+        lost_bid, lost_play = _sum_rows(rows, "lost_bid"), _sum_rows(rows, "lost_play")
+        mistakes = sum(int(r["mistakes"]) for r in rows)
+
+        def f(x: "float | None", sign: bool = False) -> str:
+            if x is None:
+                return "–"
+            x = round(x, 1)
+            return f"{x:+.1f}" if sign else f"{x:.1f}"
+        t.add_row(_who(names, s), str(score) if rows else "–", f(cards), f(lost_bid), f(lost_play),
+                  f(fall, True), f(luck), "–" if luck is None else f(score - luck, True),
+                  str(mistakes) if rows else "–")
+    parts.append(t)
+    parts.append(Text("score = cards − lost + fall; skill = score − luck (what the analysis bot "
+                      "scored with the same cards)." + ("" if whole else " Finished hands only: the hand "
+                                                        "in progress is in the coach panel."), style="dim"))
+    ms = [(h, d) for h, d in reached if d["mistake"] and (seat is None or d["seat"] == seat)]
+    ms.sort(key=lambda hd: (-float(hd[1]["loss"]), hd[0]["hand"], hd[1]["index"]))
+    parts.append(Text("\nLargest mistakes" + ("" if seat is None else f" of {names[seat]}"), style="bold"))
+    if not ms:
+        parts.append(Text("None so far." if not whole else "None: no decision clearly lost points.",
+                          style="dim"))
+    for h, d in ms[:top]:
+        line = _who(names, d["seat"])
+        line.append(": ")
+        line.append_text(mistake_text(h, d))
+        parts.append(line)
+    return Group(*parts)
+
+
+class SummaryScreen(ModalScreen):
+    """The game's analysis summary (up to where the replay is)."""
+
+    BINDINGS = [Binding("escape,enter,a,q", "dismiss(None)", "Close")]
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    #summary-box { width: 100; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
+                   background: $surface; padding: 1 2; }
+    #summary-scroll { height: auto; max-height: 30; }
+    """
+
+    def __init__(self, body: Any) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summary-box"):
+            with VerticalScroll(id="summary-scroll"):
+                yield Static(self.body, id="summary-body")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Close (Esc)", id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+
+class AnalysingScreen(ModalScreen):
+    """Runs the analysis of ``record`` in a worker thread, with a progress bar; the UI stays
+    responsive.  Dismissed with the annotated record, or ``None`` when cancelled (Esc) or
+    failed (the reason is shown as a notification).  With ``save_to`` the annotated record is
+    written there (atomically) before it is returned."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    AnalysingScreen { align: center middle; }
+    #analysing-box { width: 70; height: auto; border: thick $accent; background: $surface; padding: 1 2; }
+    #analysing-bar { margin: 1 0; }
+    """
+
+    def __init__(self, record: dict, *, samples: int = DEFAULT_SAMPLES, save_to: "str | None" = None,
+                 seed: "int | str" = 0) -> None:
+        super().__init__()
+        self.record = record
+        self.samples = samples
+        self.save_to = save_to
+        self.seed = seed
+        self.cancelled = False
+        self.error: "str | None" = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="analysing-box"):
+            yield Static(Text("Analysing the game", style="bold"), id="analysing-title")
+            yield Static(Text("Every bid and card is evaluated from its player's own view "
+                              f"({self.samples} sampled deals each).", style="dim"))
+            yield ProgressBar(total=None, show_eta=True, id="analysing-bar")
+            yield Static("", id="analysing-note")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True, exclusive=True, name="analysis")
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.cancelled:
+            raise _Cancelled()
+        self.app.call_from_thread(self._show, done, total)
+
+    def _show(self, done: int, total: int) -> None:
+        self.query_one("#analysing-bar", ProgressBar).update(total=max(1, total), progress=done)
+        self.query_one("#analysing-note", Static).update(f"{done} of {total} decisions")
+
+    def _work(self) -> None:
+        try:
+            a = analyze_game(self.record, samples=self.samples, seed=self.seed, progress=self._progress)
+            rec = annotate(self.record, a)
+            if self.save_to:
+                atomic_write_text(self.save_to, json.dumps(rec, ensure_ascii=False) + "\n")
+        except _Cancelled:
+            return
+        except OSError as e:
+            self.app.call_from_thread(self._fail, f"Could not save the analysis to {self.save_to}: "
+                                                  f"{e.strerror or e}")
+            return
+        except Exception as e:   # a record that does not replay, a bad setting: said, not a traceback
+            self.app.call_from_thread(self._fail, f"The analysis failed: {e}")
+            return
+        self.app.call_from_thread(self._done, rec)
+
+    def _done(self, rec: dict) -> None:
+        if not self.cancelled:
+            self.dismiss(rec)
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        self.app.notify(message, severity="error", markup=False, timeout=10)
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.cancelled = True
+        self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        self.cancelled = True      # the app is closing (or the box was closed): the worker stops
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_cancel()
+
+
+class _Cancelled(Exception):
+    """Raised from the progress callback to stop a cancelled analysis."""
