@@ -13,6 +13,9 @@ const POLL_MS = 1500;
 const Z95 = 1.959964;
 const SVG = "http://www.w3.org/2000/svg";
 const fmt = (x) => (Math.abs(x) < 0.05 ? "0.0" : x.toFixed(1));
+// Cards' losses are cross-fitted (docs/coach.md), so a close call can come out a little
+// below zero: that is no measurable loss, shown as 0 (as the terminal does), never as a gain.
+const fmtLost = (x) => fmt(Math.max(0, x));
 
 /** The step each decision of the analysis happened at (bids by seat, cards by trick and seat). */
 export function decisionSteps(steps, analysis) {
@@ -242,6 +245,6 @@ function lostCell(bid, play, mistakes, strong = false) {
   const total = bid + play;
   const cls = total >= 2 ? "lost high" : total >= 0.5 ? "lost some" : "lost";
   return el("td", { class: cls },
-    strong ? el("strong", {}, fmt(total)) : fmt(total),
-    el("span", { class: "small muted" }, ` (bid ${fmt(bid)}, play ${fmt(play)}${mistakes ? `, ${mistakes} mistake${mistakes === 1 ? "" : "s"}` : ""})`));
+    strong ? el("strong", {}, fmtLost(total)) : fmtLost(total),
+    el("span", { class: "small muted" }, ` (bid ${fmtLost(bid)}, play ${fmtLost(play)}${mistakes ? `, ${mistakes} mistake${mistakes === 1 ? "" : "s"}` : ""})`));
 }
