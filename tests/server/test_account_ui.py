@@ -6,25 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from serverkit import Client, ProcessServer
 
-CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "a long enough passphrase"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError("Debian's chromium is needed: apt-get install chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

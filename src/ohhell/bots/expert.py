@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Sequence
 
 from ..actions import BIDS
 from ..fast import HandState, random_playout
@@ -48,11 +49,13 @@ from .ismcts import search_bid, search_play
 from .onecard import one_card_bid
 from .policy import heuristic_playout, sure_tricks
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "model_bid"]
 
 
-def _dist_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "list[int]", rules) -> int:
-    """The heuristic's bid for a sampled hand (expected-score argmax, never below sure tricks)."""
+def model_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "Sequence[int]", rules) -> int:
+    """How the expert models a seat still to bid: the legal bid with the best expected score
+    under the heuristic's trick distribution of ``hand``, never below its sure tricks (the
+    coach models the seats after the one it evaluates the same way)."""
     dist = trick_distribution([p for _, p in card_win_chances(hand, trump, n, h, tc)])
     sure = sure_tricks(hand, trump, tc)
     best, best_v = legal[0], -1e9
@@ -353,7 +356,7 @@ class ExpertBot(Bot):
                 for s in pending:
                     if not (s == view.dealer and rules.hook):
                         bb[s] = (self.rng.randrange(h + 1) if self.bid_model == "random"
-                                 else _dist_bid(hands[s], trump, n, h, tc, all_bids, rules))
+                                 else model_bid(hands[s], trump, n, h, tc, all_bids, rules))
                 base[d] = bb
             bids = bb[:]
             bids[me] = b
@@ -361,7 +364,7 @@ class ExpertBot(Bot):
                 forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
                 opts = [x for x in all_bids if x != forbid]
                 bids[view.dealer] = (self.rng.choice(opts) if self.bid_model == "random"
-                                     else _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules))
+                                     else model_bid(hands[view.dealer], trump, n, h, tc, opts, rules))
             return HandState(hands, trump, leader, hand_size=h, bids=bids, must_trump=rules.must_trump)
 
         late = self._late(view)
@@ -445,14 +448,14 @@ class ExpertBot(Bot):
                 for s in pending:
                     if s == view.dealer and rules.hook:
                         continue
-                    base_bids[s] = _dist_bid(hands[s], trump, n, h, tc, all_bids_range, rules)
+                    base_bids[s] = model_bid(hands[s], trump, n, h, tc, all_bids_range, rules)
                 for b in cands:
                     bids = base_bids[:]
                     bids[me] = b
                     if hook_dealer:
                         forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
                         opts = [x for x in all_bids_range if x != forbid]
-                        bids[view.dealer] = _dist_bid(hands[view.dealer], trump, n, h, tc, opts, rules)
+                        bids[view.dealer] = model_bid(hands[view.dealer], trump, n, h, tc, opts, rules)
                     st = HandState(hands, trump, leader, hand_size=h, bids=bids,
                                    must_trump=rules.must_trump)
                     won = (random_playout(st, self.rng.random) if self.rollout == "random"

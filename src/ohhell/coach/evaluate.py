@@ -33,12 +33,12 @@ from typing import Sequence
 
 from ..actions import BIDS, Action
 from ..fast import HandState
-from ..sampling import HandSampler, bid_likelihood, card_win_chances
+from ..sampling import HandSampler, bid_likelihood
 from ..scoring import hand_score
 from ..tricks import hook_bid
 from ..view import View
-from ..bots.heuristic import trick_distribution
-from ..bots.policy import heuristic_playout, sure_tricks
+from ..bots.expert import model_bid
+from ..bots.policy import heuristic_playout
 
 __all__ = ["Evaluation", "evaluate", "evaluate_bid", "evaluate_play", "model_bid", "Z95"]
 
@@ -160,23 +160,6 @@ def _finish(kind: str, actions: list, weights: list[float], returns: list[list[f
 def _forced(view: View, action: Action) -> Evaluation:
     """A decision with one legal action: nothing to choose, nothing lost (no sampling)."""
     return Evaluation("bid" if view.phase == "bid" else "play", [action], [0.0], [0.0], exact=True)
-
-
-def model_bid(hand: int, trump: int, players: int, hand_size: int, trump_card: int,
-              allowed: Sequence[int], rules) -> int:
-    """How a seat still to bid is modelled: the allowed bid with the best expected score
-    under the heuristic's trick distribution of ``hand``, never below its sure tricks
-    (the expert's model of the seats after it)."""
-    dist = trick_distribution([p for _, p in card_win_chances(hand, trump, players, hand_size, trump_card)])
-    sure = sure_tricks(hand, trump, trump_card)
-    best, best_v = allowed[0], -1e18
-    for b in allowed:
-        v = sum(dist[t] * hand_score(b, t, hand_size, rules) for t in range(hand_size + 1))
-        if b < sure:
-            v -= 100.0
-        if v > best_v:
-            best, best_v = b, v
-    return best
 
 
 def _deals(view: View, samples: int, rng: random.Random):
