@@ -127,6 +127,13 @@ def _record(seed: int = 3) -> dict:
     return g.record()
 
 
+def _long_record(seed: int = 3) -> dict:
+    g = Game(Rules(4, hand_sizes=[10, 9, 8, 7, 6]), seed=seed)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    return g.record()
+
+
 def test_a_requested_analysis_goes_ahead_of_those_queued_at_games_ends():
     async def run():
         store = open_store(":memory:")
@@ -164,6 +171,7 @@ def test_a_requested_analysis_goes_ahead_of_those_queued_at_games_ends():
     assert order[:4] == ["t1", "t4", "t2", "t3"]
 
 
+@pytest.mark.timeout(300)
 def test_the_analysis_waits_while_the_bots_need_the_pool():
     """Ordering, not timing: while bot decisions wait or fill the pool, the analysis does not
     take one more step; when the pool has room again it carries on to the end."""
@@ -173,9 +181,12 @@ def test_the_analysis_waits_while_the_bots_need_the_pool():
         pool = BotPool("thread", 1)
         jobs = AnalysisJobs(store, pool, kind="thread", samples=3)
         jobs.start()
-        jobs.enqueue("t1", 1, _record(), "x", wanted=True)
-        while (jobs.status("t1", 1) or {}).get("progress", 0) < 0.1:
-            await asyncio.sleep(0.01)
+        # A game long enough that the analysis is still running when the bots arrive (a short
+        # one could finish between two looks, on a fast machine, and leave nothing to hold).
+        jobs.enqueue("t1", 1, _long_record(), "x", wanted=True)
+        while (jobs.status("t1", 1) or {}).get("progress", 0) < 0.02:
+            assert await store.get_analysis("t1", 1) is None, "the analysis ended before the test held it"
+            await asyncio.sleep(0.005)
         game = Game(Rules(3, hand_sizes=[5]), seed=9)
         view = game.view(game.to_act)
         decisions = [asyncio.ensure_future(pool.decide("heuristic", f"s{i}", view, creator="c", table="t"))
