@@ -265,12 +265,13 @@ def test_some_card_that_may_not_be_played_said_why():
     assert BLOCKED_CHECKED
 
 
-def test_last_trick_on_demand_and_keyboard_only(browser, server):
-    url = new_table(server, hand_sizes=(3,))
-    ctx, page, errors = sit(browser, url, 1280)
-    deadline = time.monotonic() + 60
-    while not state(page)["game"]["view"]["tricks"]:
+def play_by_keyboard(page, going, *, pause: float, each=None, limit: float = 60.0) -> None:
+    """Play by keys alone (a bid's digit; a card: ArrowRight then Enter) while ``going(view)``."""
+    deadline = time.monotonic() + limit
+    while going(state(page)["game"]["view"]):
         assert time.monotonic() < deadline
+        if each:
+            each()
         st = state(page)
         v = st["game"]["view"]
         if v["legal"]:
@@ -281,7 +282,13 @@ def test_last_trick_on_demand_and_keyboard_only(browser, server):
                 page.keyboard.press("Enter")
             page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
         else:
-            time.sleep(0.05)
+            time.sleep(pause)
+
+
+def test_last_trick_on_demand_and_keyboard_only(browser, server):
+    url = new_table(server, hand_sizes=(3,))
+    ctx, page, errors = sit(browser, url, 1280)
+    play_by_keyboard(page, lambda v: not v["tricks"], pause=0.05)
     assert page.locator("#last-trick").is_hidden()
     page.keyboard.press("l")
     page.wait_for_selector("#last-trick:not([hidden]) .lt-cards li")
@@ -319,21 +326,8 @@ def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     ctx, page, errors2 = sit(browser, new_table(server, hand_sizes=(3,)), 1280, reduced_motion="reduce")
     assert page.is_disabled("#speed")
     counts = []
-    deadline = time.monotonic() + 60
-    while state(page)["game"]["view"]["phase"] != "over":
-        assert time.monotonic() < deadline
-        counts.append(page.evaluate("() => window.ohhell.animations()"))
-        st = state(page)
-        v = st["game"]["view"]
-        if v["legal"]:
-            if v["phase"] == "bid":
-                page.keyboard.press(str(v["legal"][0]))
-            else:
-                page.keyboard.press("ArrowRight")
-                page.keyboard.press("Enter")
-            page.wait_for_function(f"() => window.ohhell.state.game.n > {st['game']['n']}", timeout=10000)
-        else:
-            time.sleep(0.03)
+    play_by_keyboard(page, lambda v: v["phase"] != "over", pause=0.03,
+                     each=lambda: counts.append(page.evaluate("() => window.ohhell.animations()")))
     assert counts and max(counts) == 0
     assert not errors and not errors2, errors + errors2
     ctx.close()

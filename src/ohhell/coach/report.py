@@ -159,6 +159,17 @@ def _ticks(lo: float, hi: float) -> list[float]:
     return out
 
 
+def _chart_frame(title: str, width: int, height: int, pad_l: int, pad_r: int, ticks, Y) -> list[str]:
+    """The start of an SVG chart: the box, its title and a grid line with its value per tick."""
+    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+             f'<text x="{pad_l}" y="16" class="ct">{_e(title)}</text>']
+    for v in ticks:
+        y = Y(v)
+        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+    return parts
+
+
 def _line_chart(series: list[tuple[str, str, list[float], bool]], xlabels: list[str], title: str,
                 width: int = 640, height: int = 260) -> str:
     """An SVG line chart: ``series`` are (name, colour, values, dashed)."""
@@ -175,12 +186,7 @@ def _line_chart(series: list[tuple[str, str, list[float], bool]], xlabels: list[
     def Y(v: float) -> float:
         return pad_t + H * (1 - (v - lo) / (hi - lo))
 
-    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
-             f'<text x="{pad_l}" y="16" class="ct">{_e(title)}</text>']
-    for v in ticks:
-        y = Y(v)
-        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+    parts = _chart_frame(title, width, height, pad_l, pad_r, ticks, Y)
     step = max(1, len(xlabels) // 13)
     for i, lab in enumerate(xlabels):
         if i % step == 0:
@@ -208,12 +214,7 @@ def _bar_chart(groups: list[str], series: list[tuple[str, str, list[float]]], ti
     def Y(v: float) -> float:
         return pad_t + H * (1 - (v - lo) / (hi - lo))
 
-    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
-             f'<text x="{pad_l}" y="16" class="ct">{_e(title)}</text>']
-    for v in ticks:
-        y = Y(v)
-        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+    parts = _chart_frame(title, width, height, pad_l, pad_r, ticks, Y)
     zero = Y(0.0)
     for g, lab in enumerate(groups):
         x0 = pad_l + g * gw + gw * 0.1
