@@ -245,7 +245,12 @@ def test_undo_between_people_needs_agreement_and_never_takes_a_persons_action():
                     nb = b.state["game"]["n"]
                     await b.send({"type": "act", "action": bv["legal"][0]})
                     await b.wait(lambda m: m["type"] == "state" and m["game"]["n"] > nb)
-                    seq = table.seq
+                    # the bots after Bob move too: take the log's length once the table is still
+                    seq, still = table.seq, 0
+                    while still < 10:
+                        await asyncio.sleep(0.05)
+                        still = still + 1 if table.seq == seq else 0
+                        seq = table.seq
                     e = await _error(a, {"type": "undo"})
                     assert e["code"] == "undo_person" and "Bob" in e["message"]
                     assert table.seq == seq
@@ -286,5 +291,5 @@ def test_a_hint_is_about_the_askers_own_choices(seed, steps, bot):
     if h["kind"] == "play":
         assert h["trick_probs"] is None
     elif h["trick_probs"] is not None:   # (the random bot gives none)
-        assert len(h["trick_probs"]) <= view.hand_size + 1 and 0.97 < sum(h["trick_probs"]) <= 1.0001
+        assert len(h["trick_probs"]) <= view.hand_size + 1 and 0.97 < sum(h["trick_probs"]) <= 1.0005  # each rounded to 4 places
     json.dumps(h)
