@@ -61,17 +61,27 @@ def template(domain: str) -> Catalog:
     cat = Catalog(project=PROJECT, domain=domain, fuzzy=False, charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
             PACKAGE_DIR, _method_map(domain), keywords=keywords,
-            comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+            comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+            directory_filter=lambda path: not Path(path).name.startswith((".", "__"))):
         cat.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return cat
 
 
-def _write(path: Path, cat: Catalog) -> None:
+_DATES = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): [^"]*"\n', re.MULTILINE)
+
+
+def _write(path: Path, cat: Catalog) -> bool:
+    """Write a catalog, unless only its dates would change (so ``update`` leaves untouched
+    catalogs as they are, and diffs show real changes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     write_po(buf, cat, width=100, omit_header=False, sort_output=False, no_location=False,
              include_previous=False, ignore_obsolete=True)
-    path.write_bytes(buf.getvalue())
+    new = buf.getvalue()
+    if path.exists() and _DATES.sub(b"", path.read_bytes()) == _DATES.sub(b"", new):
+        return False
+    path.write_bytes(new)
+    return True
 
 
 def _read(path: Path, lang: "str | None", domain: str) -> Catalog:
@@ -89,19 +99,20 @@ def init(lang: str, domains: "tuple[str, ...]" = DOMAINS) -> list[Path]:
         cat = Catalog(locale=lang, domain=domain, project=PROJECT, fuzzy=False, charset="utf-8")
         tmpl = _read(pot_path(domain), None, domain) if pot_path(domain).exists() else template(domain)
         cat.update(tmpl, no_fuzzy_matching=True)
-        _write(path, cat)
-        written.append(path)
+        if _write(path, cat):
+            written.append(path)
     return written
 
 
 def update(domains: "tuple[str, ...]" = DOMAINS) -> list[Path]:
     """Extract every domain's template and bring every language's catalog up to it
-    (new messages untranslated, gone ones dropped, translations kept)."""
+    (new messages untranslated, gone ones dropped, translations kept); returns the files
+    that changed."""
     written = []
     for domain in domains:
         tmpl = template(domain)
-        _write(pot_path(domain), tmpl)
-        written.append(pot_path(domain))
+        if _write(pot_path(domain), tmpl):
+            written.append(pot_path(domain))
         for lang in LANGUAGES:
             if lang == DEFAULT:
                 continue
@@ -112,8 +123,8 @@ def update(domains: "tuple[str, ...]" = DOMAINS) -> list[Path]:
                 cat = Catalog(locale=lang, domain=domain, project=PROJECT, fuzzy=False, charset="utf-8")
             cat.update(tmpl, no_fuzzy_matching=True, update_header_comment=False)
             cat.fuzzy = False
-            _write(path, cat)
-            written.append(path)
+            if _write(path, cat):
+                written.append(path)
     return written
 
 

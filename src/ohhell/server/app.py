@@ -18,7 +18,7 @@ import time
 from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -35,6 +35,8 @@ from .storage import Store, StoreError, open_store
 from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
                      TableError, parse_table_config)
 from .manager import TableManager
+from . import languages
+from .languages import page_response
 from .analysis_jobs import DEFAULT_ANALYSIS_SAMPLES, MAX_QUEUED_PER_CREATOR, AnalysisJobs
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -209,7 +211,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         path = os.path.join(STATIC_DIR, name)
 
         async def endpoint(request: Request) -> Response:
-            return FileResponse(path, media_type="text/html", headers={"cache-control": "no-cache"})
+            return page_response(path, request)
         return endpoint
 
     # --- JSON API -------------------------------------------------------------------------------
@@ -487,6 +489,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables/{table_id}/games/{game}/record", record),
         Route("/api/tables/{table_id}/games/{game}/analysis", analysis),
         Route("/healthz", health),
+        *languages.routes(),
         *accounts.routes(page),
         *PlayerPages(the_store, manager).routes(page),
         WebSocketRoute("/ws", websocket),

@@ -1,0 +1,90 @@
+"""The reader's language at the web server: pages worded on the server, the catalog the
+page scripts load, the language menu (cookie) over the browser's Accept-Language."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from serverkit import ThreadServer
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ThreadServer() as s:
+        yield s
+
+
+def test_a_page_takes_the_browsers_language(server):
+    r = httpx.get(server.base + "/", headers={"accept-language": "de, eu;q=0.8, en;q=0.5"})
+    assert r.status_code == 200
+    assert r.headers["content-language"] == "eu"
+    assert "accept-language" in r.headers["vary"]
+    assert re.search(r'<html[^>]*\blang="eu"', r.text)
+    version = re.search(r'data-i18n-version="([0-9a-f]+)"', r.text).group(1)
+    cat = httpx.get(f"{server.base}/i18n/eu.json?v={version}")
+    assert cat.status_code == 200
+    assert "immutable" in cat.headers["cache-control"]
+    assert cat.json()["messages"]["Language"] == "Hizkuntza"
+    # an old version is not cached for good
+    assert httpx.get(f"{server.base}/i18n/eu.json?v=stale").headers["cache-control"] == "no-cache"
+
+
+def test_the_chosen_language_beats_the_browsers(server):
+    r = httpx.get(server.base + "/", headers={"accept-language": "eu", "cookie": "ohhell_lang=mr"})
+    assert r.headers["content-language"] == "mr"
+    # a cookie naming no offered language is ignored
+    r = httpx.get(server.base + "/", headers={"accept-language": "sq", "cookie": "ohhell_lang=<x>"})
+    assert r.headers["content-language"] == "sq"
+    r = httpx.get(server.base + "/")
+    assert r.headers["content-language"] == "en"
+
+
+def test_unknown_catalog_is_a_clear_404(server):
+    r = httpx.get(server.base + "/i18n/xx.json")
+    assert r.status_code == 404
+    assert r.json()["error"] == "no_language"
+    assert "ceb" in r.json()["languages"]
+    langs = httpx.get(server.base + "/api/languages").json()
+    assert [x["code"] for x in langs["languages"]] == ["en", "ceb", "ms", "sq", "eu", "mr"]
+
+
+def test_the_language_menu_switches_and_is_remembered(server, browser):
+    context = browser.new_context(locale="sq-AL")
+    page = context.new_page()
+    try:
+        page.goto(server.base + "/")
+        assert page.evaluate("document.documentElement.lang") == "sq"
+        menu = page.locator(".topbar select.lang-menu")
+        assert menu.get_attribute("aria-label") == "Gjuha"
+        with page.expect_navigation():
+            menu.select_option("mr")
+        assert page.evaluate("document.documentElement.lang") == "mr"
+        assert page.locator(".topbar select.lang-menu").get_attribute("aria-label") == "भाषा"
+        page.goto(server.base + "/leaderboard")
+        assert page.evaluate("document.documentElement.lang") == "mr"
+    finally:
+        context.close()
+
+
+def test_plural_expressions_are_evaluated_without_eval(server, browser):
+    """i18n.js parses gettext plural expressions (the CSP forbids eval); check it against
+    Python's gettext for every language's rule."""
+    import gettext as g
+    from babel.messages.plurals import get_plural
+    page = browser.new_page()
+    try:
+        page.goto(server.base + "/")
+        for lang in ["ceb", "ms", "sq", "eu", "mr", "en"]:
+            expr = get_plural(lang).plural_expr
+            want = [g.c2py(expr)(n) for n in range(0, 130)]
+            got = page.evaluate("""async (expr) => {
+                const m = await import('/static/js/i18n.js');
+                const f = m.__compilePlural(expr);
+                return Array.from({length: 130}, (_, n) => f(n));
+            }""", expr)
+            assert got == want, lang
+    finally:
+        page.close()
