@@ -12,7 +12,9 @@ and *domain* under ``ohhell/i18n/locale/<lang>/LC_MESSAGES/``:
 * ``web`` - the browser's pages (their JavaScript modules and HTML) and the few texts
   the server itself words (HTTP error messages, page titles).  The server sends
   data and message *codes* on the websocket; each page words them in its reader's
-  language from this catalog, which :func:`catalog_json` hands to the page.
+  language from this catalog, which :func:`catalog_json` hands to the page;
+* ``pages`` - the replay, analysis, account, player and leaderboard pages (kept apart from
+  ``web`` so the two can be worked on at once; the browser gets both as one catalog).
 
 Catalogs are read from the ``.po`` files and compiled in memory the first time a
 language is used (no build step, nothing generated is committed).  ``scripts/i18n.py``
@@ -58,7 +60,7 @@ LANGUAGES: dict[str, str] = {
 #: the language of the source texts, and of anyone whose language is not offered
 DEFAULT = "en"
 #: the catalogs (see the module's docstring)
-DOMAINS = ("ohhell", "web")
+DOMAINS = ("ohhell", "web", "pages")
 #: where the catalogs live: ``LOCALE_DIR/<lang>/LC_MESSAGES/<domain>.po`` (templates: ``<domain>.pot``)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 

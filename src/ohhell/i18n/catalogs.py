@@ -8,7 +8,9 @@ Sources per domain (paths relative to the ``ohhell`` package):
 
 * ``ohhell``: every ``*.py`` outside ``server/`` and ``i18n/``;
 * ``web``: ``server/*.py``, ``server/static/js/**.js`` and the pages
-  ``server/static/*.html`` (see :data:`HTML_METHOD`).
+  ``server/static/*.html`` (see :data:`HTML_METHOD`), except the pages of :data:`PAGES`;
+* ``pages``: the scripts and HTML of the pages in :data:`PAGES` (replay, analysis,
+  account, player, leaderboard).  The browser gets ``web`` and ``pages`` as one catalog.
 """
 
 from __future__ import annotations
@@ -43,20 +45,29 @@ def pot_path(domain: str) -> Path:
     return LOCALE_DIR / f"{domain}.pot"
 
 
+#: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``)
+PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard")
+
+
 def _method_map(domain: str) -> list[tuple[str, str]]:
     if domain == "ohhell":
         return [("server/**", "ignore"), ("i18n/**", "ignore"), ("**.py", "python")]
+    html = HTML_METHOD or "ignore"
+    pages_js = [(f"server/static/js/{p}.js", "javascript") for p in PAGES]
+    pages_html = [(f"server/static/{p}.html", html) for p in PAGES]
     if domain == "web":
-        html = [("server/static/*.html", HTML_METHOD)] if HTML_METHOD else []
-        return [("server/static/js/**.js", "javascript"), *html, ("server/*.py", "python"),
-                ("**", "ignore")]
+        return [*((pat, "ignore") for pat, _m in pages_js + pages_html),
+                ("server/static/js/**.js", "javascript"), ("server/static/*.html", html),
+                ("server/*.py", "python"), ("**", "ignore")]
+    if domain == "pages":
+        return [*pages_js, *pages_html, ("**", "ignore")]
     raise ValueError(f"no such domain {domain!r}")
 
 
 def template(domain: str) -> Catalog:
     """The messages the sources of ``domain`` mark, as a template catalog."""
     keywords = dict(DEFAULT_KEYWORDS)
-    if domain == "web":
+    if domain in ("web", "pages"):
         keywords.update(JS_KEYWORDS)
     cat = Catalog(project=PROJECT, domain=domain, fuzzy=False, charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(

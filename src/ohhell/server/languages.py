@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..i18n import DEFAULT, LANGUAGES, catalog_json, negotiate, normalize
+from ..i18n.catalogs import PAGES
 from ..i18n.html import translate_html
 
 __all__ = ["LANG_COOKIE", "reader_language", "page_response", "routes", "catalog_version"]
@@ -40,7 +41,9 @@ def reader_language(conn: HTTPConnection) -> str:
 
 @lru_cache(maxsize=None)
 def _catalog(lang: str) -> tuple[bytes, str]:
-    body = json.dumps(catalog_json(lang, "web"), ensure_ascii=False, separators=(",", ":"),
+    merged = catalog_json(lang, "web")
+    merged["messages"] = {**catalog_json(lang, "pages")["messages"], **merged["messages"]}
+    body = json.dumps(merged, ensure_ascii=False, separators=(",", ":"),
                       sort_keys=True).encode("utf-8")
     return body, hashlib.sha256(body).hexdigest()[:12]
 
@@ -56,7 +59,8 @@ def _page(path: str, lang: str, mtime: float) -> bytes:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     extra = f'data-i18n-version="{catalog_version(lang)}"'
-    return translate_html(text, lang, "web", extra_html_attrs=extra).encode("utf-8")
+    domain = "pages" if os.path.splitext(os.path.basename(path))[0] in PAGES else "web"
+    return translate_html(text, lang, domain, extra_html_attrs=extra).encode("utf-8")
 
 
 def page_response(path: str, request: Request) -> Response:
