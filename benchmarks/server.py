@@ -150,7 +150,7 @@ def run_level(players: int, seconds: float, warmup: float, workers: int, bot: st
     base = f"http://127.0.0.1:{port}"
     db = tempfile.mktemp(suffix=".sqlite3", prefix="ohhell-bench-")
     server = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port), "--db", db,
-                               "--bot-delay", str(bot_delay), "--create-limit", "0", "--max-open-tables", "100000",
+                               "--bot-delay", str(bot_delay), "--create-limit", "0", "--max-open-tables", "100000", "--max-sockets-per-address", "0",
                                "--log-level", "warning"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

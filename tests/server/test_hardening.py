@@ -543,3 +543,40 @@ def test_bots_for_measuring_only_are_not_offered_to_tables():
     with pytest.raises(TableError) as e:
         parse_table_config({"rules": {"players": 3}, "seats": [{"kind": "bot", "bot": "pimc"}] + [{"kind": "open"}] * 2})
     assert "pimc" in str(e.value)
+
+
+def test_open_websockets_are_capped_per_address():
+    """One address may hold only so many websockets at once: the next handshake is refused
+    with HTTP 429 and a reason, the open ones keep working, and a closed one frees a place."""
+    async def scenario(srv):
+        held = [await websockets.connect(srv.ws_url) for _ in range(3)]
+        try:
+            with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+                await websockets.connect(srv.ws_url)
+            assert refused.value.response.status_code == 429
+            assert json.loads(refused.value.response.body)["error"] == "too_many_sockets"
+            # the open ones still answer
+            await held[0].send(json.dumps({"v": 1, "type": "ping", "ref": 7}))
+            pong = json.loads(await asyncio.wait_for(held[0].recv(), 10))
+            assert pong["type"] == "pong"
+            await held.pop().close()
+            for _ in range(100):   # the server counts the close once its handler has ended
+                try:
+                    held.append(await websockets.connect(srv.ws_url))
+                    break
+                except websockets.exceptions.InvalidStatus:
+                    await asyncio.sleep(0.05)
+            assert len(held) == 3
+        finally:
+            for ws in held:
+                await ws.close()
+
+    with ThreadServer(max_sockets_per_address=3) as srv:
+        asyncio.run(scenario(srv))
+
+
+def test_serve_refuses_a_negative_socket_cap():
+    r = subprocess.run([sys.executable, "-m", "ohhell.cli", "serve", "--max-sockets-per-address", "-1"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2
+    assert "--max-sockets-per-address must be at least 0" in r.stderr and "Traceback" not in r.stderr

@@ -38,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="close a connection that has not sent a whole request head in this time "
                         "(default 10)")
+    p.add_argument("--max-sockets-per-address", type=int, default=200, metavar="N",
+                   help="open websockets one address may hold at once; more are refused (default 200, "
+                        "0 for no limit; behind a proxy, name it with --trusted-proxy)")
     p.add_argument("--bot-seconds", type=float, default=None, metavar="SECONDS",
                    help="how long a bot may think per move when the server is not busy (default: each "
                         "bot's own); under load it gets less")
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
                                ("--unstarted-expiry", args.unstarted_expiry, 0.1),
                                ("--header-timeout", args.header_timeout, 0.1),
                                ("--bot-seconds", args.bot_seconds, 0.01),
-                               ("--analysis-samples", args.analysis_samples, 1)):
+                               ("--analysis-samples", args.analysis_samples, 1),
+                               ("--max-sockets-per-address", args.max_sockets_per_address, 0)):
         if value is not None and not value >= least:
             print(f"ohhell serve: {flag} must be at least {least:g}", file=sys.stderr)
             return 2
@@ -103,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
                         allowed_origins=args.allowed_origin, header_timeout=args.header_timeout,
                         max_open_per_creator=args.max_open_tables,
                         unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds,
+                        max_sockets_per_address=args.max_sockets_per_address or None,
                         **({"analysis_samples": args.analysis_samples} if args.analysis_samples else {}))
     except (StoreError, PortError) as e:
         print(f"ohhell serve: {e}", file=sys.stderr)

@@ -53,6 +53,9 @@ BODY_TIMEOUT = 10.0
 #: Tables per page of the lobby's list (``GET /api/tables?limit=&offset=``): default and most;
 #: and the largest offset.
 LIST_LIMIT, MAX_LIST_LIMIT, MAX_LIST_OFFSET = 100, 500, 1_000_000
+#: Open websockets one address may hold at once (a household or a club behind one address
+#: stays well under it; ``ohhell serve --max-sockets-per-address``, 0 for no limit).
+MAX_SOCKETS_PER_ADDRESS = 200
 
 _CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -150,7 +153,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                signin_user_limit: "tuple[float, float]" = SIGNIN_FAILURES_PER_USER,
                signup_limit: "tuple[float, float]" = SIGNUP_PER_ADDRESS,
                analysis_samples: int = DEFAULT_ANALYSIS_SAMPLES,
-               analysis_per_creator: int = MAX_QUEUED_PER_CREATOR) -> Starlette:
+               analysis_per_creator: int = MAX_QUEUED_PER_CREATOR,
+               max_sockets_per_address: "int | None" = MAX_SOCKETS_PER_ADDRESS) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -176,6 +180,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param analysis_samples: sampled deals per decision of the replays' analyses
         (:mod:`ohhell.server.analysis_jobs`); ``analysis_per_creator``: analyses one creator
         or address may have waiting.
+    :param max_sockets_per_address: open websockets one address may hold at once; the next
+        handshake is refused with HTTP 429 (``None`` or 0: no limit).  Behind a reverse proxy,
+        name it with ``--trusted-proxy`` so the address is the client's, not the proxy's.
     """
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
@@ -185,6 +192,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                             per_creator=analysis_per_creator)
     manager.on_game_over = analyses.game_over   # type: ignore[attr-defined]
     origins = tuple(allowed_origins)
+    sockets_per_address: dict[str, int] = {}
     accounts = Accounts(the_store, manager, allowed_origins=origins, signin_limit=signin_limit,
                         signin_user_limit=signin_user_limit, signup_limit=signup_limit)
 
@@ -366,6 +374,25 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             log.info("websocket from origin %.100r refused", ws.headers.get("origin"))
             await ws.close(code=1008)   # before accepting: the client gets HTTP 403
             return
+        host = ws.client.host if ws.client else "?"
+        if max_sockets_per_address and sockets_per_address.get(host, 0) >= max_sockets_per_address:
+            log.info("websocket refused: %s already holds %d", creator_key(host), max_sockets_per_address)
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                await ws.send_denial_response(_error(
+                    429, "too_many_sockets",
+                    f"this address already has {max_sockets_per_address} connections open; close one first"))
+            else:  # pragma: no cover - every server the project runs under has the extension
+                await ws.close(code=1008)
+            return
+        sockets_per_address[host] = sockets_per_address.get(host, 0) + 1
+        try:
+            await _socket(ws, token_user)
+        finally:
+            sockets_per_address[host] -= 1
+            if not sockets_per_address[host]:
+                del sockets_per_address[host]
+
+    async def _socket(ws: WebSocket, token_user) -> None:
         await ws.accept()
         conn = Connection(ws.send_text)
         if token_user is not None:
