@@ -118,3 +118,16 @@ def test_the_catalogs_are_complete():
     found = list(catalogs.problems())
     assert not found, f"{len(found)} catalog problem(s), e.g.:\n" + "\n".join(found[:40])
 
+
+
+def test_a_page_is_worded_and_otherwise_left_as_it_was():
+    from ohhell.i18n.html import marked_texts, translate_html
+    page = ('<!doctype html>\n<html lang="en"><head><title>T &amp; U</title></head><body>'
+            '<!-- keep --><b data-i18n> Language </b><input placeholder=\'Language\' '
+            'data-i18n-attr="placeholder aria-label" aria-label="Language"/><p>&middot; x</p></body></html>')
+    assert [m for _line, m in marked_texts(page)] == ["Language", "Language", "Language"]
+    out = translate_html(page, "eu", extra_html_attrs='data-v="1"')
+    assert out == ('<!doctype html>\n<html data-v="1" lang="eu"><head><title>T &amp; U</title></head><body>'
+                   '<!-- keep --><b data-i18n> Hizkuntza </b><input placeholder="Hizkuntza" '
+                   'data-i18n-attr="placeholder aria-label" aria-label="Hizkuntza"/><p>&middot; x</p></body></html>')
+    assert translate_html(page, "en") == page

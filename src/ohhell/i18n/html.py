@@ -79,7 +79,8 @@ class _Rewriter(HTMLParser):
         else:
             self.out.append(raw)
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def _start(self, attrs: list) -> dict:
+        """Emit the start tag just read, with its marked attributes worded."""
         raw = self.get_starttag_text() or ""
         a = dict(attrs)
         for name in (a.get("data-i18n-attr") or "").split():
@@ -89,19 +90,15 @@ class _Rewriter(HTMLParser):
                 raw = _re.sub(r'(\s%s\s*=\s*)(["\'])(.*?)\2' % _re.escape(name),
                               lambda m: f'{m.group(1)}"{said}"', raw, count=1, flags=_re.DOTALL)
         self._emit(raw)
+        return a
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = self._start(attrs)
         if "data-i18n" in a and self._marked is None:
             self._marked = (tag, [])
 
     def handle_startendtag(self, tag: str, attrs: list) -> None:
-        raw = self.get_starttag_text() or ""
-        a = dict(attrs)
-        for name in (a.get("data-i18n-attr") or "").split():
-            value = a.get(name)
-            if value:
-                said = _html.escape(self.word(value), quote=True)
-                raw = _re.sub(r'(\s%s\s*=\s*)(["\'])(.*?)\2' % _re.escape(name),
-                              lambda m: f'{m.group(1)}"{said}"', raw, count=1, flags=_re.DOTALL)
-        self._emit(raw)
+        self._start(attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if self._marked is not None and self._marked[0] == tag:
