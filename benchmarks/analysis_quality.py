@@ -84,7 +84,8 @@ def run_game(i: int, players: int, samples: int, deep: int, top: int, analysis_s
                         "deep_loss": round(loss, 3), "deep_se": round(se, 3),
                         "deep_best": labels[ev.best], "agree": loss > 0})
     seats = [{"score": s["score"], "luck": s.get("luck"), "cards": s.get("cards"), "fall": s.get("fall"),
-              "lost": s["lost"], "lost_bid": s["lost_bid"], "lost_play": s["lost_play"]} for s in a.seats]
+              "lost": s["lost"], "lost_bid": s["lost_bid"], "lost_play": s["lost_play"],
+              "lost_play_policy": s.get("lost_play_policy")} for s in a.seats]
     return {"game": i, "players": players, "samples": samples, "deep": deep, "seconds": round(secs, 2),
             "analysis_seed": analysis_seed, "flagged": flagged, "seats": seats}
 
@@ -186,6 +187,43 @@ def report(lines: list[dict]) -> dict:
             out["cards_and_lost"] = _fit([(y, x, -o) for ys, xs, os_ in zip(score, cards, lost)
                                           for y, x, o in zip(ys, xs, os_)])
         out["seat_games"] = len(rows)
+        if have_cards and all(s.get("lost_play_policy") is not None for ln in lines for s in ln["seats"]):
+            out["policy_split"] = policy_split(lines)
+    return out
+
+
+def policy_split(lines: list[dict], boot: int = 2000, seed: int = 5) -> dict:
+    """score - avg fitted on cards, bidding losses and play losses measured against the
+    playouts' own card (``lost_play_policy``): an exact split has coefficients 1, -1, -1.
+    Also the same fit with the play losses against the best card (``lost_play``), and the
+    R^2 of the exact split.  95% intervals by bootstrap over games."""
+    import numpy as np
+    out = {}
+    for label, play_key in (("against the policy's card", "lost_play_policy"), ("against the best card", "lost_play")):
+        keys = ("score", "cards", "lost_bid", play_key)
+        c = _centred_seats(lines, keys)
+        ks = sorted(c)
+        M = np.array([c[k] for k in ks])
+        games = np.array([k[0] for k in ks])
+        uniq = np.unique(games)
+        by_game = {g: np.flatnonzero(games == g) for g in uniq}
+
+        def fit(idx):
+            return np.linalg.lstsq(M[idx, 1:], M[idx, 0], rcond=None)[0]
+
+        est = fit(np.arange(len(ks)))
+        rng = np.random.default_rng(seed)
+        bs = np.array([fit(np.concatenate([by_game[g] for g in rng.choice(uniq, len(uniq))])) for _ in range(boot)])
+        lo, hi = np.percentile(bs, 2.5, axis=0), np.percentile(bs, 97.5, axis=0)
+        y = M[:, 0]
+        pred = M[:, 1] - M[:, 2] - M[:, 3]
+        resid = y - M[:, 1:] @ est
+        out[label] = {"coef": {n: [round(float(est[j]), 3), round(float(lo[j]), 3), round(float(hi[j]), 3)]
+                               for j, n in enumerate(("cards", "lost_bid", "lost_play"))},
+                      "r2_fit": round(1 - float((resid ** 2).sum() / (y ** 2).sum()), 3),
+                      "r2_exact_split": round(1 - float(((y - pred) ** 2).sum() / (y ** 2).sum()), 3),
+                      "mean_lost_play": round(float(np.mean([ln_s[play_key] for ln in lines for ln_s in ln["seats"]])), 2)}
+    out["seat_games"] = len(ks)
     return out
 
 

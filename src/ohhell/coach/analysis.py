@@ -156,6 +156,16 @@ def _decision(view, ev: Evaluation, action: Action, index: int, min_loss: float)
     }
     if ev.kind == "play":
         d["trick"] = len(view.tricks) + 1
+        if not ev.exact:
+            # Against the card the playouts' own policy would play here (fixed before any
+            # sampling, so no winner's curse): these telescope along the hand, since each
+            # card's value assumes that policy from the next decision on, and so they add
+            # up to the score with the cards (BENCHMARKS.md, "Luck plus skill").
+            pi = ev.index(HeuristicBot().decide(view).action)
+            lp, lps = ev.loss(taken, pi)
+            d["policy"] = _label(ev.actions[pi])
+            d["loss_policy"] = _r(lp)
+            d["loss_policy_se"] = _r(lps)
     if ev.exact:
         d["forced"] = True
         return d
@@ -234,6 +244,9 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             ds = [d for d in mine if d["kind"] == kind]
             row[f"lost_{kind}"] = _r(sum(d["loss"] for d in ds))
             row[f"lost_{kind}_se"] = _r(math.sqrt(sum(d["loss_se"] ** 2 for d in ds)))
+        plays = [d for d in mine if d["kind"] == "play"]
+        row["lost_play_policy"] = _r(sum(d.get("loss_policy", 0.0) for d in plays))
+        row["lost_play_policy_se"] = _r(math.sqrt(sum(d.get("loss_policy_se", 0.0) ** 2 for d in plays)))
         row["mistakes"] = sum(1 for d in mine if d["mistake"])
         if s in cards:
             row["cards"] = _r(cards[s][0])
@@ -340,6 +353,8 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
             out[f"lost_{kind}_se"] = _r(math.sqrt(sum(r[f"lost_{kind}_se"] ** 2 for r in rows)))
         out["lost"] = _r(out["lost_bid"] + out["lost_play"])
         out["lost_se"] = _r(math.hypot(out["lost_bid_se"], out["lost_play_se"]))
+        out["lost_play_policy"] = _r(sum(r.get("lost_play_policy", 0.0) for r in rows))
+        out["lost_play_policy_se"] = _r(math.sqrt(sum(r.get("lost_play_policy_se", 0.0) ** 2 for r in rows)))
         out["mistakes"] = sum(r["mistakes"] for r in rows)
         out["decisions"] = sum(1 for h in hands for d in h["decisions"] if d["seat"] == s)
         out["score"] = sum(r["score"] for r in done)
