@@ -86,6 +86,17 @@ def _check_reachable(address: str, timeout: float) -> None:
                              "`ray start --head` and pass the address it prints") from None
 
 
+def _same_address(a: str, b: str) -> bool:
+    """Whether two ``HOST:PORT`` addresses name the same port of the same machine."""
+    try:
+        ha, hb = _host_port(a), _host_port(b)
+        if ha is None or hb is None or ha[1] != hb[1]:
+            return False
+        return socket.gethostbyname(ha[0]) == socket.gethostbyname(hb[0])
+    except (RayUnavailable, OSError):
+        return False
+
+
 class _Ticks:
     """A Ray actor that adds up decision counts from the workers for the progress bar."""
 
@@ -127,7 +138,14 @@ class RayPool:
         self.address = address
         self.retries = retries
         self._owned = False
-        if not ray.is_initialized():
+        if address is not None:
+            _host_port(address)                 # a malformed address is refused before anything
+        if ray.is_initialized():
+            current = ray.get_runtime_context().gcs_address
+            if address and address not in ("auto", current) and not _same_address(address, current):
+                raise RayUnavailable(f"this program is connected to the Ray cluster at {current} already "
+                                     f"and cannot join {address} too")
+        else:
             quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
             if address is None:
                 try:
