@@ -174,3 +174,121 @@ def test_bad_input_on_a_worker_is_the_local_error(cluster):
             list(pool.imap(_bad_input, [7]))
     # a Ray connection this program made itself is left open for it
     assert ray.is_initialized()
+
+
+# --- the server's analyses on Ray --------------------------------------------------------------
+
+def _analyse_on(kind, record, pause=False):
+    """Analyse ``record`` through the server's :class:`AnalysisJobs` of ``kind``; (stored
+    result, progress seen, whether it was still unfinished after 2 s of a pause)."""
+    import asyncio
+
+    from ohhell.server.analysis_jobs import AnalysisJobs
+    from ohhell.server.botpool import BotPool
+    from ohhell.server.storage import open_store
+
+    async def run():
+        store = open_store(":memory:")
+        await store.open()
+        pool = BotPool("thread", 1)
+        jobs = AnalysisJobs(store, pool, kind=kind, samples=3)
+        jobs.start()
+        held = None
+        if pause:
+            jobs._pool_load(True)                       # as if the bots filled the pool
+        jobs.enqueue("t1", 1, record, "x", wanted=True)
+        if pause:
+            while (jobs.status("t1", 1) or {}).get("status") != "running":
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(2.0)
+            held = (jobs.status("t1", 1)["progress"] == 0.0 and jobs.paused
+                    and await store.get_analysis("t1", 1) is None)
+            jobs._pool_load(False)
+        seen = []
+        while (st := jobs.status("t1", 1)) is not None:
+            assert st["status"] in ("queued", "running"), st
+            seen.append(st["progress"])
+            await asyncio.sleep(0.05)
+        stored = await store.get_analysis("t1", 1)
+        await jobs.stop()
+        pool.close()
+        await store.close()
+        return stored, seen, held
+    return asyncio.run(run())
+
+
+def test_server_analyses_on_ray_equal_the_local_ones_and_yield_to_the_bots(cluster):
+    from ohhell import Game
+    from ohhell.bots import make, play_game
+    game = play_game(Game(Rules(3, hand_sizes=[1, 2]), seed=3), [make("heuristic", seed=s) for s in range(3)])
+    local, _, _ = _analyse_on("thread", game.record())
+    remote, seen, held = _analyse_on("ray", game.record(), pause=True)
+    assert local is not None and local["format"] == "ohhell.analysis"
+    assert remote == local
+    assert held                                   # paused for the bots, it took no step
+    assert all(0.0 <= p <= 1.0 for p in seen)
+
+
+def test_serve_with_a_bad_ray_address_says_so(tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = _cli("serve", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"), "--ray", "127.0.0.1:1",
+             timeout=120)
+    assert r.returncode == 1
+    assert "no Ray cluster answers at 127.0.0.1:1" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.timeout(300)
+def test_serve_with_ray_analyses_finished_games_on_the_cluster(cluster, tmp_path):
+    """The real command joins the cluster and a finished game's analysis comes back from it."""
+    import socket
+    import time
+
+    import httpx
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port), "--db",
+                                 str(tmp_path / "t.sqlite3"), "--bot-delay", "0.01", "--analysis-samples", "3",
+                                 "--log-level", "warning", "--ray", cluster],
+                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"},
+                 {"kind": "bot", "bot": "random"}]
+        t = httpx.post(base + "/api/tables", json={"rules": {"players": 3, "hand_sizes": [1, 2]},
+                                                   "seats": seats}).json()
+        deadline = time.monotonic() + 180
+        while True:
+            r = httpx.get(f"{base}/api/tables/{t['id']}/games/1/analysis", timeout=10)
+            assert r.status_code in (200, 409), r.text
+            if r.status_code == 200 and r.json()["status"] == "ready":
+                break
+            assert r.status_code == 409 or r.json()["status"] in ("queued", "running"), r.text
+            assert time.monotonic() < deadline, "no analysis: " + log.read_text()
+            time.sleep(0.3)
+        assert r.json()["analysis"]["settings"]["samples"] == 3
+        assert httpx.get(base + "/healthz").json()["analyses_done"] == 1
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    assert "Traceback" not in log.read_text()

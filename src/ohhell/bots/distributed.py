@@ -24,12 +24,13 @@ Needs the ``ray`` extra (``pip install 'ohhell[ray]'``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import time
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["RayPool", "RayPoolError", "RayUnavailable", "INSTALL_HINT"]
+__all__ = ["RayPool", "RayPoolError", "RayUnavailable", "RayJobs", "INSTALL_HINT"]
 
 #: What to run when Ray is missing.
 INSTALL_HINT = "pip install 'ohhell[ray]'"
@@ -245,3 +246,132 @@ class RayPool:
                 f"a Ray worker died running task {index}, and {self.retries} "
                 f"retr{'y' if self.retries == 1 else 'ies'} died too ({type(e).__name__}); "
                 "a node may have left or run out of memory (see `ray status`)") from None
+
+
+# --- one long job at a time, with shared progress and pause/stop flags (the server's analyses) -----
+
+class _Flags:
+    """A Ray actor holding a job's flags (``go``, ``stop``, set by the server) and progress
+    (set by the worker)."""
+
+    def __init__(self) -> None:
+        self.go, self.stop, self.progress = True, False, 0.0
+
+    def set(self, go: bool, stop: bool) -> None:
+        self.go, self.stop = go, stop
+
+    def state(self) -> tuple[bool, bool]:
+        return self.go, self.stop
+
+    def report(self, value: float) -> None:
+        self.progress = value
+
+    def read(self) -> float:
+        return self.progress
+
+
+class _RemoteFlag:
+    """On the worker: one flag of a :class:`_Flags` actor, read like a ``threading.Event``."""
+
+    def __init__(self, flags: Any, which: int) -> None:
+        self.flags, self.which = flags, which
+
+    def is_set(self) -> bool:
+        import ray
+        return bool(ray.get(self.flags.state.remote())[self.which])
+
+    def wait(self, timeout: float) -> bool:
+        if self.is_set():
+            return True
+        time.sleep(timeout)
+        return self.is_set()
+
+
+class _RemoteProgress:
+    """On the worker: ``progress.value = x`` reports to the :class:`_Flags` actor."""
+
+    def __init__(self, flags: Any) -> None:
+        self.flags = flags
+        self._value = 0.0
+
+    @property
+    def value(self) -> float:
+        return self._value
+
+    @value.setter
+    def value(self, x: float) -> None:
+        self._value = x
+        self.flags.report.remote(x)
+
+
+def _run_with_flags(fn: Callable[..., Any], args: tuple, flags: Any) -> Any:
+    """On a Ray worker: ``fn(*args, shared)``, ``shared`` being ``progress``, ``go`` and ``stop``
+    backed by the job's :class:`_Flags` actor."""
+    shared = {"progress": _RemoteProgress(flags), "go": _RemoteFlag(flags, 0), "stop": _RemoteFlag(flags, 1)}
+    return fn(*args, shared)
+
+
+class RayJobs:
+    """Long jobs run one at a time on Ray, for a server's background work (the replays'
+    analyses, :mod:`ohhell.server.analysis_jobs`).
+
+    :meth:`run` calls ``fn(*args, shared)`` on a Ray worker, where ``shared`` holds
+    ``progress`` (``.value``), ``go`` and ``stop`` (``.is_set()``, ``.wait(timeout)``) like the
+    local thread worker's; the caller's own ``progress``, ``go`` and ``stop`` are mirrored to
+    and from the worker a few times a second.
+
+    :raises RayUnavailable: as :class:`RayPool`.
+    """
+
+    def __init__(self, address: "str | None" = None, *, num_cpus: "int | None" = None,
+                 retries: int = 1) -> None:
+        self.pool = RayPool(address, workers=1, retries=retries, num_cpus=num_cpus)
+        ray = self.pool._ray
+        self._ray = ray
+        self._remote = ray.remote(num_cpus=1, max_retries=retries)(_run_with_flags)
+        self._flags_cls = ray.remote(num_cpus=0)(_Flags)
+
+    def describe(self) -> str:
+        return self.pool.describe().replace("1 Ray worker", "Ray")
+
+    def close(self) -> None:
+        self.pool.close()
+
+    async def run(self, fn: Callable[..., Any], *args: Any, progress: Any, go: Any, stop: Any,
+                  every: float = 0.25) -> Any:
+        """``fn(*args, shared)`` on the cluster; its result, or the exception it raised.
+
+        :raises RayPoolError: when its worker died more often than retried.
+        """
+        ray = self._ray
+        flags = self._flags_cls.remote()
+        flags.set.remote(go.is_set(), stop.is_set())
+        ref = self._remote.remote(fn, args, flags)
+        work = asyncio.wrap_future(ref.future())
+        try:
+            while True:
+                done, _ = await asyncio.wait({work}, timeout=every)
+                if done:
+                    break
+                flags.set.remote(go.is_set(), stop.is_set())
+                progress.value = await asyncio.wrap_future(flags.read.remote().future())
+            try:
+                return work.result()
+            except ray.exceptions.RayTaskError as e:
+                cause = getattr(e, "cause", None)
+                if isinstance(cause, Exception):
+                    raise cause from None
+                raise RayPoolError(f"the job failed on the Ray cluster: {str(e).splitlines()[0]}") from None
+            except ray.exceptions.RayError as e:
+                raise RayPoolError(f"the Ray worker running the job died ({type(e).__name__})") from None
+        except asyncio.CancelledError:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # pragma: no cover - already finished
+                pass
+            raise
+        finally:
+            try:
+                ray.kill(flags)
+            except Exception:  # pragma: no cover
+                pass
