@@ -168,6 +168,16 @@ def test_a_worker_that_keeps_dying_stops_the_run_with_a_clear_message(cluster):
             list(pool.imap(_always_dies, [1, 2]))
 
 
+def test_the_arena_stops_with_one_line_when_workers_keep_dying(cluster, monkeypatch, capsys):
+    import ohhell.bots.match as match
+    monkeypatch.setattr(match, "play_one", _always_dies)
+    assert main(["arena", "--bots", "heuristic,random", "--deals", "1", "--hand-sizes", "1", "--ray",
+                 "--jobs", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "ohhell arena: a Ray worker died running task 0, and 2 retries died too" in err
+    assert "Traceback" not in err
+
+
 def test_bad_input_on_a_worker_is_the_local_error(cluster):
     with RayPool(workers=1) as pool:
         with pytest.raises(ValueError, match="bad task 7"):
