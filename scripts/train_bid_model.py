@@ -26,21 +26,41 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from ohhell.bots.learned import (DEFAULT_WEIGHTS, N_FEATURES, N_OUT, TrickModel,  # noqa: E402
-                                 closed_form, self_play_examples)
+                                 closed_form, self_play_chunk)
 
 HIDDEN = 128
 
 
-def generate(count: int, seed: int, chunk: int = 20000):
-    """(X float32, y int, hand sizes int, positions) for about ``count`` examples."""
+def generate(count: int, seed: int, chunk: int = 20000, pool=None):
+    """(X float32, y int, hand sizes int, positions) for about ``count`` examples.
+
+    Chunk ``i`` is :func:`self_play_examples` of ``min(chunk, count - done)`` examples from seed
+    ``seed * 1000 + i``, ``done`` being what the chunks before it gave.  With ``pool`` (an
+    executor: ``ProcessPool``, ``RayPool``) the leading chunks that certainly ask for a full
+    ``chunk`` run in parallel and the rest one by one, so the data are the same either way.
+    """
     xs, ys, hs, infos = [], [], [], []
     done = 0
     i = 0
+    if pool is not None and count >= chunk:
+        # A chunk gives at most 6 examples more than it asks (its last deal has up to 7 seats),
+        # so chunk i, with at most i * (chunk + 6) done before it, asks for a full chunk while
+        # i * (chunk + 6) <= count - chunk.
+        sure = (count - chunk) // (chunk + 6) + 1
+        parts = dict(pool.imap(self_play_chunk, [(chunk, seed * 1000 + k) for k in range(sure)]))
+        for k in range(sure):
+            X, y, h, info = parts.pop(k)
+            xs.append(X)
+            ys.append(y)
+            hs.append(h)
+            infos.extend(info)
+            done += len(y)
+        i = sure
     while done < count:
-        rows, y, h, info = self_play_examples(min(chunk, count - done), seed * 1000 + i)
-        xs.append(np.asarray(rows, dtype=np.float32))
-        ys.append(np.asarray(y, dtype=np.int64))
-        hs.append(np.asarray(h, dtype=np.int64))
+        X, y, h, info = self_play_chunk((min(chunk, count - done), seed * 1000 + i))
+        xs.append(X)
+        ys.append(y)
+        hs.append(h)
         infos.extend(info)
         done += len(y)
         i += 1
@@ -104,10 +124,29 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--wd", type=float, default=1e-5)
     ap.add_argument("--out", default=DEFAULT_WEIGHTS)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes generating the data (the same data for any number; default 1)")
+    ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                    help="generate the data on a Ray cluster (no address: start Ray here); the same "
+                         "data as a local run")
     args = ap.parse_args(argv)
     t0 = time.time()
-    X, y, hs, _ = generate(args.examples, args.seed)
-    Xv, yv, hv, infov = generate(args.held_out, args.seed + 1_000_003)
+    from ohhell.bots.distributed import RayPool, RayPoolError
+    pool = None
+    try:
+        if args.ray is not None:
+            pool = RayPool(args.ray or None, workers=args.jobs if args.jobs > 1 else None)
+        elif args.jobs > 1:
+            from ohhell.bots.match import ProcessPool
+            pool = ProcessPool(args.jobs)
+        X, y, hs, _ = generate(args.examples, args.seed, pool=pool)
+        Xv, yv, hv, infov = generate(args.held_out, args.seed + 1_000_003, pool=pool)
+    except RayPoolError as e:       # Ray missing, a bad address, workers lost
+        print(f"train_bid_model: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
     print(f"data: {len(y)} train, {len(yv)} held-out, {time.time() - t0:.1f} s", flush=True)
     cf = log_loss(closed_form_matrix(infov), yv)
     mean = X.mean(0)

@@ -60,7 +60,8 @@ from .policy import heuristic_bid, heuristic_playout, sure_tricks
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["TrickModel", "LearnedBidEvidence", "features", "feature_matrix", "self_play_examples", "MAX_TRICKS",
+__all__ = ["TrickModel", "LearnedBidEvidence", "features", "feature_matrix", "self_play_examples",
+           "self_play_chunk", "MAX_TRICKS",
            "N_FEATURES", "DEFAULT_WEIGHTS"]
 
 MAX_TRICKS = 17                     #: the most cards a hand can hold (3 players: 52 // 3)
@@ -337,6 +338,15 @@ def self_play_examples(count: int, seed: int, *, noise: float = 0.6,
             hs.append(h)
             info.append((hands[s], t, tc, n, h, s, tuple(bids[:s]), hook))
     return rows, ys, hs, info
+
+
+def self_play_chunk(task: tuple, on_decisions=None) -> tuple:
+    """:func:`self_play_examples` as one task for an executor (``ProcessPool``, ``RayPool``):
+    ``(count, seed)`` -> ``(X float32, tricks, hand sizes, positions)`` as arrays."""
+    import numpy as np
+    rows, ys, hs, info = self_play_examples(*task)
+    return (np.asarray(rows, dtype=np.float32), np.asarray(ys, dtype=np.int64),
+            np.asarray(hs, dtype=np.int64), info)
 
 
 def closed_form(position: tuple) -> list[float]:

@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..game import Game
 from ..rules import Rules
@@ -35,7 +35,7 @@ from ..view import View
 from .base import Bot, Budget
 
 __all__ = ["parse_spec", "make_spec", "check_options", "option_help", "BotSpecError", "lineup", "rotations", "play_one", "run_match", "MatchResult",
-           "GameResult", "ProgressBar", "t_quantile"]
+           "GameResult", "ProgressBar", "ProcessPool", "t_quantile"]
 
 
 class BotSpecError(ValueError):
@@ -599,15 +599,108 @@ class ProgressBar:
         self.stream.flush()
 
 
+class ProcessPool:
+    """Tasks spread over local worker processes: the ``--jobs`` executor.
+
+    ``imap(fn, tasks, on_decisions)`` calls ``fn(task, sink)`` for every task and yields
+    ``(index, result)`` as each finishes (in any order); ``sink(k)`` passes decision counts to
+    ``on_decisions``, several times a second, from whichever process plays.  ``jobs`` of 1
+    (or a single task) runs in this process.  The Ray executor,
+    :class:`ohhell.bots.distributed.RayPool`, has the same interface, so a caller only
+    chooses one; each task's seed comes from its own data, never from the worker.
+    """
+
+    def __init__(self, jobs: "int | None" = None) -> None:
+        self.workers = max(1, jobs or os.cpu_count() or 1)
+
+    def describe(self) -> str:
+        """How the work is spread, for progress lines: ``'2 processes'``."""
+        return f"{self.workers} process{'es' if self.workers > 1 else ''}"
+
+    def close(self) -> None:
+        """Nothing to release (the processes live only inside :meth:`imap`)."""
+
+    def __enter__(self) -> "ProcessPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def imap(self, fn: Callable[..., Any], tasks: Sequence[Any],
+             on_decisions: "Callable[[int], None] | None" = None) -> Iterator[tuple[int, Any]]:
+        tasks = list(tasks)
+        if self.workers <= 1 or len(tasks) <= 1:
+            for i, t in enumerate(tasks):
+                yield i, fn(t, on_decisions)
+            return
+        import multiprocessing as mp
+        import queue as queues
+        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        ticks = ctx.Queue() if on_decisions else None
+        init = (_init_worker, (ticks,)) if ticks is not None else (None, ())
+        reported = [0]
+
+        def drain(wait: float = 0.0) -> None:
+            while ticks is not None:
+                try:
+                    k = ticks.get(timeout=wait) if wait else ticks.get_nowait()
+                except queues.Empty:
+                    return
+                reported[0] += k
+                on_decisions(k)  # type: ignore[misc]
+                if wait:
+                    return
+
+        sent = 0
+        done = 0
+        with ctx.Pool(min(self.workers, len(tasks)), initializer=init[0], initargs=init[1]) as pool:
+            it = pool.imap_unordered(_call_in_worker, [(i, fn, t) for i, t in enumerate(tasks)])
+            while done < len(tasks):
+                try:
+                    i, res, k = it.next(timeout=0.25)
+                except mp.TimeoutError:
+                    drain()
+                    continue
+                drain()
+                sent += k
+                done += 1
+                yield i, res
+        if ticks is not None:
+            # A worker's counts travel through a pipe and may arrive after its task's result:
+            # wait for the rest (each result says how many it sent), so every decision is
+            # reported exactly once.
+            while reported[0] < sent:
+                before = reported[0]
+                drain(wait=5.0)
+                if reported[0] == before:       # lost (a worker died): report what is missing
+                    on_decisions(sent - reported[0])  # type: ignore[misc]
+                    break
+
+
+def _call_in_worker(job: tuple) -> tuple[int, Any, int]:
+    """In a :class:`ProcessPool` worker: ``(index, fn(task, sink), decisions sent)``."""
+    i, fn, task = job
+    sent = [0]
+    sink = None
+    if _WORKER_SINK is not None:
+        def sink(k: int) -> None:
+            sent[0] += k
+            _WORKER_SINK(k)  # type: ignore[misc]
+    return i, fn(task, sink), sent[0]
+
+
 def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str" = 1,
               jobs: "int | None" = None, budget: "Budget | None" = None, records: bool = False,
               progress: "Callable[[GameResult], None] | None" = None,
-              on_decisions: "Callable[[int], None] | None" = None) -> MatchResult:
+              on_decisions: "Callable[[int], None] | None" = None, pool: Any = None) -> MatchResult:
     """Play a duplicate match; returns its :class:`MatchResult`.
 
     ``bots`` are bot specs (:func:`parse_spec`), repeated around the table
     (:func:`lineup`); ``jobs`` worker processes (default: every core; 1 plays
-    in this process).  ``progress(result)`` is called after each game,
+    in this process), or ``pool``, an executor such as :class:`ProcessPool` or
+    :class:`ohhell.bots.distributed.RayPool` (then ``jobs`` is unused).  Game ``i``'s deals
+    and bots are seeded from ``seed`` and its deal set and rotation alone, so every executor
+    plays the same games.  ``progress(result)`` is called after each game,
     ``on_decisions(k)`` several times a second while games run, with the number of
     decisions made since the last call (:func:`decisions_per_game` gives the total).
 
@@ -624,56 +717,12 @@ def run_match(rules: Rules, bots: Sequence[str], *, deals: int, seed: "int | str
         bud = {"seconds": budget.seconds, "iterations": budget.iterations}
     tasks = [(rules.to_dict(), str(seed), d, r, rot, bud, records)
              for d in range(deals) for r, rot in enumerate(rots)]
-    jobs = jobs or os.cpu_count() or 1
+    if pool is None:
+        pool = ProcessPool(jobs)
     start = time.perf_counter()
     results: list[GameResult] = []
-    if jobs <= 1 or len(tasks) == 1:
-        for t in tasks:
-            res = play_one(t, on_decisions)
-            results.append(res)
-            if progress:
-                progress(res)
-    else:
-        import multiprocessing as mp
-        import queue as queues
-        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        ticks = ctx.Queue() if on_decisions else None
-        init = (_init_worker, (ticks,)) if ticks is not None else (None, ())
-
-        reported = [0]
-
-        def drain(wait: float = 0.0) -> None:
-            while ticks is not None:
-                try:
-                    k = ticks.get(timeout=wait) if wait else ticks.get_nowait()
-                except queues.Empty:
-                    return
-                reported[0] += k
-                on_decisions(k)  # type: ignore[misc]
-                if wait:
-                    return
-
-        with ctx.Pool(min(jobs, len(tasks)), initializer=init[0], initargs=init[1]) as pool:
-            it = pool.imap_unordered(play_one, tasks)
-            while len(results) < len(tasks):
-                try:
-                    res = it.next(timeout=0.25)
-                except mp.TimeoutError:
-                    drain()
-                    continue
-                drain()
-                results.append(res)
-                if progress:
-                    progress(res)
-        if ticks is not None:
-            # A worker's counts travel through a pipe and may arrive after its game's result:
-            # wait for the rest (each result says how many decisions it made), so every
-            # decision is reported exactly once.
-            made = sum(len(t) for r in results for t in r.times.values())
-            while reported[0] < made:
-                before = reported[0]
-                drain(wait=5.0)
-                if reported[0] == before:       # lost (a worker died): report what is missing
-                    on_decisions(made - reported[0])  # type: ignore[misc]
-                    break
+    for _, res in pool.imap(play_one, tasks, on_decisions):
+        results.append(res)
+        if progress:
+            progress(res)
     return MatchResult(rules, list(dict.fromkeys(seats)), str(seed), results, time.perf_counter() - start)

@@ -59,7 +59,7 @@ def main(argv: "Sequence[str] | None" = None) -> int:
         return int(args._run(args) or 0)
     except UsageError as e:
         print(f"ohhell {args.command}: {e}", file=sys.stderr)
-        return 2
+        return int(getattr(e, "status", 2))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -8,7 +8,7 @@ import math
 import os
 import sys
 
-from .common import UsageError, add_rules_arguments, bot_listing, rules_or_fail
+from .common import CommandFailed, UsageError, add_ray_argument, add_rules_arguments, bot_listing, open_pool, rules_or_fail
 
 HELP = "play bots against each other in duplicate (same deals, seats rotated) and rate them"
 
@@ -22,7 +22,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="deal sets: each is one game's deals, replayed once per rotation of the seats "
                         "(default 20)")
     p.add_argument("--seed", default="arena", help="base seed: deal set i is dealt from 'SEED:i'")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: every core)")
+    p.add_argument("--jobs", type=int, default=0,
+                   help="worker processes (default: every core); with --ray, games at once on the cluster "
+                        "(default: its CPUs)")
+    add_ray_argument(p)
     p.add_argument("--seconds", type=float, default=None, help="time budget per decision for every bot")
     p.add_argument("--iterations", type=int, default=None,
                    help="iteration budget per decision for every bot (search bots: sampled deals)")
@@ -47,6 +50,7 @@ def _clean(x):
 
 def run(args: argparse.Namespace) -> int:
     from ..bots.base import Budget
+    from ..bots.distributed import RayPoolError
     from ..bots.match import ProgressBar, decisions_per_game, lineup, make_spec, rotations, run_match
 
     if args.list_bots:
@@ -72,16 +76,16 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds is not None or args.iterations is not None:
         budget = Budget(seconds=args.seconds, iterations=args.iterations)
     games = args.deals * len(rotations(seats))
-    jobs = min(args.jobs or os.cpu_count() or 1, games)
+    pool = open_pool(args, jobs=min(args.jobs or os.cpu_count() or 1, games))
     bar = None
-    if not args.quiet:
-        print(f"ohhell arena: {games} games ({args.deals} deal sets x {games // args.deals} rotations) "
-              f"of {len(rules.hand_sizes)} hands, {jobs} process{'es' if jobs > 1 else ''}",
-              file=sys.stderr, flush=True)
-        bar = ProgressBar(games * decisions_per_game(rules), label="games", stream=sys.stderr,
-                          items=games, always=True)
     try:
-        match = run_match(rules, specs, deals=args.deals, seed=args.seed, jobs=jobs,
+        if not args.quiet:
+            print(f"ohhell arena: {games} games ({args.deals} deal sets x {games // args.deals} rotations) "
+                  f"of {len(rules.hand_sizes)} hands, {pool.describe()}",
+                  file=sys.stderr, flush=True)
+            bar = ProgressBar(games * decisions_per_game(rules), label="games", stream=sys.stderr,
+                              items=games, always=True)
+        match = run_match(rules, specs, deals=args.deals, seed=args.seed, pool=pool,
                           budget=budget, records=bool(args.out),
                           progress=(lambda r: bar.count()) if bar else None,
                           on_decisions=bar.update if bar else None)
@@ -89,9 +93,12 @@ def run(args: argparse.Namespace) -> int:
             bar.update(max(0, bar.total - bar.done))
     except ValueError as e:
         raise UsageError(str(e)) from None
+    except RayPoolError as e:
+        raise CommandFailed(str(e)) from None
     finally:
         if bar:
             bar.close()
+        pool.close()
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for r in match.results:

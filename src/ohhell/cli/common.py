@@ -9,7 +9,7 @@ from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
-           "name_list", "bot_list", "bot_listing"]
+           "name_list", "bot_list", "bot_listing", "CommandFailed", "add_ray_argument", "open_pool"]
 
 
 class UsageError(Exception):
@@ -124,3 +124,35 @@ def bot_listing() -> str:
     lines.append("")
     lines.append("Levels run from weakest to strongest. Arena specs take options, e.g. expert:iterations=60.")
     return "\n".join(lines)
+
+
+class CommandFailed(UsageError):
+    """A command that could not finish for a reason other than its input (a Ray worker
+    died): ``ohhell COMMAND: message``, exit status 1."""
+
+    status = 1
+
+
+def add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``: spread the work over a Ray cluster (docs/ray.md)."""
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="spread the games over a Ray cluster: the head node's HOST:PORT, or no "
+                             "address to start Ray on this machine (needs: pip install 'ohhell[ray]'); "
+                             "the same seed gives the same results as a local run")
+
+
+def open_pool(args: argparse.Namespace, jobs: int = 1):
+    """The executor ``args`` ask for: a :class:`~ohhell.bots.distributed.RayPool` with
+    ``--ray`` (at most ``--jobs`` tasks at once when given), else local processes.
+
+    :raises UsageError: when Ray is missing or the cluster cannot be joined.
+    """
+    from ..bots.match import ProcessPool
+    if getattr(args, "ray", None) is None:
+        return ProcessPool(jobs)
+    from ..bots.distributed import RayUnavailable, RayPool
+    try:
+        return RayPool(args.ray or None, workers=getattr(args, "jobs", 0) or None)
+    except RayUnavailable as e:
+        raise UsageError(str(e)) from None
+

@@ -48,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="sampled deals per decision of each finished game's analysis, shown on its replay "
                         "(default 48; more is slower and has smaller error bars; it runs in a worker of "
                         "its own that waits whenever the bots need the CPU)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the finished games' analyses on a Ray cluster (HOST:PORT of its head node; "
+                        "no address: Ray started here) instead of a local process (docs/ray.md)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -87,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     proxies = [p.strip() for arg in args.trusted_proxy for p in arg.split(",") if p.strip()]
     import logging
 
+    from ..bots.distributed import RayPoolError
     from ..server import PortError, bind_socket, serve
     from ..server.storage import StoreError, _redact, default_db_path
 
@@ -108,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
                         max_open_per_creator=args.max_open_tables,
                         unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds,
                         max_sockets_per_address=args.max_sockets_per_address or None,
-                        **({"analysis_samples": args.analysis_samples} if args.analysis_samples else {}))
-    except (StoreError, PortError) as e:
+                        **({"analysis_samples": args.analysis_samples} if args.analysis_samples else {}),
+                        **({"analysis_ray": args.ray} if args.ray is not None else {}))
+    except (StoreError, PortError, RayPoolError) as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1
     finally:

@@ -5,7 +5,8 @@ When a game ends its analysis is queued (charged to the table's creator); a fini
 with no stored analysis (one that ended before this server, or whose analysis was lost to a
 restart while queued) is queued on the first request for it (charged to the requester's
 address).  One job runs at a time, in **a worker of its own** (a single process at the
-lowest CPU priority, ``nice`` 19, or a thread with a thread bot pool), never in the bot
+lowest CPU priority, ``nice`` 19, or a thread with a thread bot pool, or a Ray worker with
+``ohhell serve --ray``: :class:`ohhell.bots.distributed.RayJobs`), never in the bot
 pool's workers, and it **yields to the bots**: whenever the bot pool has decisions waiting or
 every bot worker busy (:meth:`~ohhell.server.botpool.BotPool.saturated`), the analysis pauses
 before its next decision until the pool has room again.  A live table's bot therefore never
@@ -33,6 +34,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.distributed import RayPoolError
 from .botpool import BotPool, _watch_parent
 from .config import TableError
 from .storage import Store, StoreError
@@ -111,7 +113,9 @@ class AnalysisJobs:
 
     :param store: where results are kept.
     :param pool: the bot pool the analyses yield to.
-    :param kind: ``process`` (a worker process of its own) or ``thread``.
+    :param kind: ``process`` (a worker process of its own), ``thread``, or ``ray`` (a worker of
+        the Ray cluster at ``ray_address``, or of a Ray instance started here when it is
+        ``None``; :class:`ohhell.bots.distributed.RayJobs`).
     :param samples: sampled deals per decision.
     :param per_creator: analyses one creator or address may have waiting.
     :param max_queued: analyses waiting on the whole server.
@@ -119,7 +123,7 @@ class AnalysisJobs:
 
     def __init__(self, store: Store, pool: BotPool, *, kind: str = "process",
                  samples: int = DEFAULT_ANALYSIS_SAMPLES, per_creator: int = MAX_QUEUED_PER_CREATOR,
-                 max_queued: int = MAX_QUEUED) -> None:
+                 max_queued: int = MAX_QUEUED, ray_address: "str | None" = None) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"analysis samples must be a whole number of at least 1, not {samples!r}")
         self.store = store
@@ -134,6 +138,10 @@ class AnalysisJobs:
         self._wake: "asyncio.Event | None" = None
         self._task: "asyncio.Task | None" = None
         self._executor: "concurrent.futures.Executor | None" = None
+        self._ray: Any = None
+        if kind == "ray":
+            from ..bots.distributed import RayJobs
+            self._ray = RayJobs(ray_address)    # RayUnavailable: Ray missing, a bad address
         if kind == "process":
             ctx = multiprocessing.get_context("spawn")
             self._ctx: Any = ctx
@@ -184,6 +192,9 @@ class AnalysisJobs:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._ray is not None:
+            self._ray.close()
+            self._ray = None
 
     def queued_by(self, creator: str) -> int:
         return sum(1 for j in self._queue.values() if j.creator == creator)
@@ -269,7 +280,10 @@ class AnalysisJobs:
             self._progress.value = 0.0
             seed = f"{job.table}/{job.game}"
             try:
-                if self.kind == "process":
+                if self._ray is not None:
+                    work = self._ray.run(_analyse, job.record, self.samples, seed, progress=self._progress,
+                                         go=self._go, stop=self._stop)
+                elif self.kind == "process":
                     work = loop.run_in_executor(self._pool(), _analyse, job.record, self.samples, seed)
                 else:
                     shared = {"progress": self._progress, "go": self._go, "stop": self._stop}
@@ -283,6 +297,9 @@ class AnalysisJobs:
                 self._executor = None
                 self._failed[(job.table, job.game)] = "the analysis worker stopped; reload to try again"
                 log.error("table %s game %d: the analysis worker stopped", job.table, job.game)
+            except RayPoolError:
+                self._failed[(job.table, job.game)] = "the analysis worker stopped; reload to try again"
+                log.error("table %s game %d: the Ray worker of the analysis stopped", job.table, job.game)
             except StoreError as e:
                 self._failed[(job.table, job.game)] = "the analysis could not be saved; reload to try again"
                 log.error("table %s game %d: %s", job.table, job.game, e)

@@ -154,7 +154,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                signup_limit: "tuple[float, float]" = SIGNUP_PER_ADDRESS,
                analysis_samples: int = DEFAULT_ANALYSIS_SAMPLES,
                analysis_per_creator: int = MAX_QUEUED_PER_CREATOR,
-               max_sockets_per_address: "int | None" = MAX_SOCKETS_PER_ADDRESS) -> Starlette:
+               max_sockets_per_address: "int | None" = MAX_SOCKETS_PER_ADDRESS,
+               analysis_ray: "str | None" = None) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -179,7 +180,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         ``signup_limit``: accounts created per address.
     :param analysis_samples: sampled deals per decision of the replays' analyses
         (:mod:`ohhell.server.analysis_jobs`); ``analysis_per_creator``: analyses one creator
-        or address may have waiting.
+        or address may have waiting; ``analysis_ray``: run them on Ray instead (the cluster's
+        ``HOST:PORT``, or ``""`` for a Ray instance started here; docs/ray.md).
     :param max_sockets_per_address: open websockets one address may hold at once; the next
         handshake is refused with HTTP 429 (``None`` or 0: no limit).  Behind a reverse proxy,
         name it with ``--trusted-proxy`` so the address is the client's, not the proxy's.
@@ -188,8 +190,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
     manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict,
                            unstarted_ttl=unstarted_ttl, max_open_per_creator=max_open_per_creator)
-    analyses = AnalysisJobs(the_store, pool, kind=bot_pool, samples=analysis_samples,
-                            per_creator=analysis_per_creator)
+    analyses = AnalysisJobs(the_store, pool, kind=bot_pool if analysis_ray is None else "ray",
+                            samples=analysis_samples, per_creator=analysis_per_creator,
+                            ray_address=analysis_ray or None)
     manager.on_game_over = analyses.game_over   # type: ignore[attr-defined]
     origins = tuple(allowed_origins)
     sockets_per_address: dict[str, int] = {}
