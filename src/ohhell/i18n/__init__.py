@@ -284,7 +284,7 @@ def catalog_json(lang: str, domain: str = "web") -> dict:
             key = message.id[0]
             value: "str | list[str]" = forms
         else:
-            key, value = message.id, message.string
+            key, value = message.id, str(message.string)
         if message.context:
             key = f"{message.context}\u0004{key}"
         out["messages"][key] = value

@@ -174,26 +174,29 @@ def problems(domains: "tuple[str, ...]" = DOMAINS) -> Iterator[str]:
                 if m.id:
                     have[(m.id if isinstance(m.id, str) else m.id[0], m.context)] = m
             for key in sorted(fresh_ids, key=str):
-                m = have.get(key)
+                found = have.get(key)
                 where = f"{lang}/{domain}: {key[0]!r}" + (f" ({key[1]})" if key[1] else "")
-                if m is None:
+                if found is None:
                     yield f"{where} is missing: run scripts/i18n.py update"
                     continue
+                m = found
                 if m.fuzzy:
                     yield f"{where} is fuzzy"
                 if isinstance(m.id, str):
                     if not m.string:
                         yield f"{where} is not translated"
                         continue
-                    if placeholders(m.string) != placeholders(m.id):
-                        yield (f"{where}: placeholders {sorted(placeholders(m.string))} "
+                    said = str(m.string)
+                    if placeholders(said) != placeholders(m.id):
+                        yield (f"{where}: placeholders {sorted(placeholders(said))} "
                                f"differ from the English {sorted(placeholders(m.id))}")
                 else:
-                    forms = list(m.string) if isinstance(m.string, (tuple, list)) else [m.string]
+                    forms = [str(f or "") for f in m.string] if isinstance(m.string, (tuple, list)) \
+                        else [str(m.string or "")]
                     if len(forms) != cat.num_plurals or not all(forms):
                         yield f"{where} needs {cat.num_plurals} plural form(s), has {sum(1 for f in forms if f)}"
                         continue
-                    source = placeholders(m.id[0]) | placeholders(m.id[1])
+                    source = placeholders(str(m.id[0])) | placeholders(str(m.id[1]))
                     for i, form in enumerate(forms):
                         got = placeholders(form)
                         # a form may leave out the count ("one trick"), never add or lose another field
