@@ -93,6 +93,11 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             n = len(data["seats"])
             tokens, standin = [None] * n, [False] * n
             bots = [s.get("bot") if s["kind"] == "bot" else None for s in data["seats"]]
+            for i, s in enumerate(data["seats"]):   # a duplicate event's seats are taken at creation
+                if s["kind"] == "human":
+                    tokens[i] = s["token"]
+                    if s.get("account"):
+                        owner[s["token"]] = s["account"]
         elif kind == "join":
             s = data["seat"]
             tokens[s], bots[s], standin[s] = data["token"], None, False
