@@ -174,6 +174,7 @@ class Events:
         manager.events_revealed = self.revealed
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        self._games_cache: dict[str, tuple[tuple, list]] = {}
 
     async def open(self) -> None:
         """Learn which events are revealed (before the tables load)."""
@@ -269,7 +270,7 @@ class Events:
             log.error("event request failed: %s", e)
             return _error(503, "storage", "the server could not read or save this; nothing was changed, try again")
 
-    async def list(self, request: Request) -> Response:
+    async def list_events(self, request: Request) -> Response:
         """``GET /api/events``: the latest events."""
         async def go(request: Request) -> Response:
             rows = []
@@ -346,7 +347,8 @@ class Events:
                 name, uid, thash = user["username"], user["user_id"], None
             else:
                 try:
-                    name = clean_name(data.get("name") if isinstance(data.get("name"), str) else "")
+                    raw = data.get("name")
+                    name = clean_name(raw if isinstance(raw, str) else "")
                 except ProtocolError as e:
                     return _error(400, e.code, e.message)
                 token = new_token()
@@ -439,7 +441,7 @@ class Events:
         d = ev["data"]
         rules = Rules.from_dict(d["rules"])
         players, n = rules.players, d["tables"]
-        bots = getattr(self.manager, "bot_accounts", set())
+        bots: set[str] = getattr(self.manager, "bot_accounts", set())
         taken = {(e["table"], e["seat"]): e for e in await self.store.event_seats(ev["event_id"])}
         entries = []
         for t in range(n):
@@ -466,10 +468,8 @@ class Events:
             "live": [], "results": {"hands_done": 0, "hands": [], "ranking": []}}
         ids = d.get("table_ids") or []
         if ids:
-            games = []
-            for t, tid in enumerate(ids):
-                game = game_of_log(await self.store.load(tid))
-                games.append(game)
+            games = await self._games(ev["event_id"], ids)
+            for t, (tid, game) in enumerate(zip(ids, games)):
                 if game is not None:   # the names the game started with (told apart: "Heuristic bot 2")
                     for s, name in enumerate(game.names):
                         entries[t][s]["name"] = name
@@ -479,11 +479,26 @@ class Events:
             out["results"] = results(games, entries, reveal=reveal)
         return out
 
+    async def _games(self, event_id: str, ids: list[str]) -> "list[Game | None]":
+        """The games of an event's tables, replayed from their stored logs; kept while every
+        table is in memory and none has logged anything since (a page polls every few seconds)."""
+        tables = [self.manager.tables.get(tid) for tid in ids]
+        key = tuple(t.seq for t in tables) if all(t is not None for t in tables) else None
+        hit = self._games_cache.get(event_id)
+        if key is not None and hit is not None and hit[0] == key:
+            return hit[1]
+        games = [game_of_log(await self.store.load(tid)) for tid in ids]
+        if key is not None:
+            if len(self._games_cache) > 256:
+                self._games_cache.clear()
+            self._games_cache[event_id] = (key, games)
+        return games
+
     def routes(self, page: Any) -> list:
         """The event pages and their API."""
         return [Route("/events", page("events.html")),
                 Route("/events/{event_id}", page("event.html")),
-                Route("/api/events", self.list, methods=["GET"]),
+                Route("/api/events", self.list_events, methods=["GET"]),
                 Route("/api/events", self.create, methods=["POST"]),
                 Route("/api/events/{event_id}", self.show, methods=["GET"]),
                 Route("/api/events/{event_id}/join", self.join, methods=["POST"]),

@@ -94,7 +94,7 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             tokens, standin = [None] * n, [False] * n
             bots = [s.get("bot") if s["kind"] == "bot" else None for s in data["seats"]]
             for i, s in enumerate(data["seats"]):   # a duplicate event's seats are taken at creation
-                if s["kind"] == "human":
+                if s["kind"] == "human" and s.get("token"):
                     tokens[i] = s["token"]
                     if s.get("account"):
                         owner[s["token"]] = s["account"]

@@ -214,8 +214,8 @@ class Table:
                           for i, s in enumerate(data["seats"])]
             self.event = data.get("event")
             for seat, s in zip(self.seats, data["seats"]):
-                if s["kind"] == "human":   # an event's seat, taken before the table was made
-                    seat.name, seat.token_hash, seat.account = s["name"], s["token"], s.get("account")
+                if s["kind"] == "human" and "token" in s:   # an event's seat, taken before the table was made
+                    seat.name, seat.token_hash, seat.account = s.get("name"), s["token"], s.get("account")
         elif kind == "join":
             seat = self.seats[data["seat"]]
             seat.kind = "human"

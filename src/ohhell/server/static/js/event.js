@@ -11,9 +11,19 @@ let timer = null;
 
 const mine = () => { try { return JSON.parse(store.get(`event.${eventId}`) || "null"); } catch { return null; } };
 
+// The CSRF token is asked for just before each request: the page's two first looks at
+// /api/account (this script's and the header link's) may each set a fresh anonymous cookie,
+// and only the token of the cookie the browser kept is good.
+async function csrfToken() {
+  const data = await (await fetch("/api/account", { credentials: "same-origin" })).json();
+  csrf = data.csrf;
+  return csrf;
+}
+
 async function post(path, body = {}) {
+  const token = await csrfToken();
   const res = await fetch(path, { method: "POST", credentials: "same-origin",
-    headers: { "content-type": "application/json", "x-csrf-token": csrf || "" }, body: JSON.stringify(body) });
+    headers: { "content-type": "application/json", "x-csrf-token": token || "" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.message || `${res.status} ${res.statusText}`);
   return data;

@@ -44,6 +44,7 @@ $("new-event").addEventListener("submit", async (ev) => {
   const body = { title: $("ev-title").value, tables: Number($("ev-tables").value), players: Number($("ev-players").value),
     rules: schedule === "custom" ? {} : { schedule }, bot: $("ev-bot").value };
   if (schedule === "custom") body.hand_sizes = $("ev-sizes").value.split(/[\s,]+/).filter(Boolean).map(Number);
+  await account();   // a fresh token: the first looks at /api/account may have set two anonymous cookies
   const res = await fetch("/api/events", { method: "POST", credentials: "same-origin",
     headers: { "content-type": "application/json", "x-csrf-token": csrf || "" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
