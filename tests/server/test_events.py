@@ -180,13 +180,23 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
             await watcher.connect()   # a spectator of the finished table: no seed, no record yet
             assert "seed" not in watcher.state["game"] and "record" not in watcher.state["game"]
             await watcher.close()
-            await play_out(clients, lambda c, v: v["legal"][-1], timeout=120)
+            def choose(c, v):   # before each move, what the event shows of the games in progress
+                seen = other.get(f"/api/events/{eid}").json()
+                snapshots.append((seen["results"]["hands_done"], seen["revealed"], card_strings(seen), seen["seed"]))
+                return v["legal"][-1]
+            await play_out(clients, choose, timeout=120)
             for c in clients:
                 await c.close()
+        snapshots: list = []
         asyncio.run(play())
+        # while a game was in progress: no card, no seed; a hand's results once every table finished it
+        assert snapshots and all(cards == [] and seed is None and not revealed
+                                 for _, revealed, cards, seed in snapshots)
+        assert {done for done, *_ in snapshots} == {0, 1}
 
         ev = wait_for(lambda: (e := other.get(f"/api/events/{eid}").json())["revealed"] and e, what="the reveal")
         assert ev["status"] == "over" and ev["seed"]
+        assert card_strings(ev["results"]["hands"]) != []   # the deals, now
         served = ev["results"]
         assert other.get(f"/api/tables/{ids[2]}/games/1/record").status_code == 200
 
