@@ -237,31 +237,38 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
 
 
 def test_an_event_carries_on_after_a_restart_and_is_revealed_there(db):
-    with ThreadServer(db) as srv, browser_client(srv) as org, browser_client(srv) as ann:
+    with ThreadServer(db) as srv, browser_client(srv) as org, browser_client(srv) as ann, \
+            browser_client(srv) as bob:
         signup(org, "organiser")
         signup(ann, "ann")
+        signup(bob, "bob")
         eid = new_event(org, tables=2).json()["id"]
         assert post(ann, f"/api/events/{eid}/join", {"table": 1, "seat": 3}, csrf(ann)).status_code == 201
+        assert post(bob, f"/api/events/{eid}/join", {"table": 0, "seat": 1}, csrf(bob)).status_code == 201
         assert post(org, f"/api/events/{eid}/start", {}, csrf(org)).status_code == 200
         ids = [t["id"] for t in org.get(f"/api/events/{eid}").json()["live"]]
-        wait_for(lambda: srv.manager.tables[ids[0]].status == "over", what="the bot table")
-        cookies = ann.cookies
-    with ThreadServer(db) as srv, browser_client(srv) as watcher:   # ann's table waits for her
-        ev = watcher.get(f"/api/events/{eid}").json()
-        assert ev["status"] == "playing" and not ev["revealed"] and ev["seed"] is None
-        assert watcher.get(f"/api/tables/{ids[0]}/games/1/record").json()["error"] == "event_running"
+        cookies = {"ann": ann.cookies, "bob": bob.cookies}
+    with ThreadServer(db) as srv, browser_client(srv) as watcher:   # both tables wait for their person
 
-        async def play():
-            c = AccountClient(srv, ids[1], cookies)
+        async def play(who: str, table: str, seat: int):
+            c = AccountClient(srv, table, cookies[who])
             await c.connect()
-            assert c.state["you"]["seat"] == 3
+            assert c.state["you"]["seat"] == seat
             await play_out([c], lambda c, v: v["legal"][0], timeout=90)
             await c.close()
-        asyncio.run(play())
+        asyncio.run(play("ann", ids[1], 3))
+        wait_for(lambda: srv.manager.tables[ids[1]].status == "over", what="ann's table")
+        ev = watcher.get(f"/api/events/{eid}").json()
+        assert ev["status"] == "playing" and not ev["revealed"] and ev["seed"] is None
+        assert watcher.get(f"/api/tables/{ids[1]}/games/1/record").json()["error"] == "event_running"
+        assert watcher.get("/api/players/ann").json()["games"] == 0   # not before the event is over
+
+        asyncio.run(play("bob", ids[0], 1))
         ev = wait_for(lambda: (e := watcher.get(f"/api/events/{eid}").json())["revealed"] and e, what="the reveal")
         assert ev["status"] == "over" and ev["results"]["hands_done"] == 2
-        assert [e["name"] for e in ev["results"]["ranking"] if e["kind"] == "account"] == ["ann"]
-        assert watcher.get(f"/api/tables/{ids[0]}/games/1/record").json()["seed"] == ev["seed"]
+        assert sorted(e["name"] for e in ev["results"]["ranking"] if e["kind"] == "account") == ["ann", "bob"]
+        assert watcher.get(f"/api/tables/{ids[1]}/games/1/record").json()["seed"] == ev["seed"]
+        assert watcher.get("/api/players/ann").json()["games"] == 1
 
 
 def test_cancelling_an_open_event_and_who_may(tmp_path):
