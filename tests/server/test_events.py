@@ -199,6 +199,8 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
         assert card_strings(ev["results"]["hands"]) != []   # the deals, now
         served = ev["results"]
         assert other.get(f"/api/tables/{ids[2]}/games/1/record").status_code == 200
+        rec = other.get(f"/api/tables/{ids[1]}/games/1/record").json()
+        assert rec["account_bots"] == [2] and "account_bots" not in other.get(f"/api/tables/{ids[0]}/games/1/record").json()
 
     # --- recomputed here from the stored logs ---
     logs = stored_logs(db, ids)

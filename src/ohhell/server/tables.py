@@ -174,6 +174,9 @@ class Table:
         #: create event; its one game is dealt from the event's seed, and its seed and record stay
         #: secret until the whole event is over (other tables play the same cards)
         self.event: "dict | None" = None
+        #: the seats bot accounts (programs) held when the current game started (from its
+        #: ``start`` event; the finished record keeps them as ``account_bots``)
+        self.start_account_bots: list[int] = []
         #: the action count at which the current hand began (an undo never reopens a finished hand)
         self.hand_start = 0
         self._hint_limits: "dict[Connection, RateLimiter]" = {}
@@ -263,6 +266,7 @@ class Table:
             self.votes = set()
             self.help_used = [{"hints": 0, "undos": 0} for _ in self.seats]
             self.hand_start = 0
+            self.start_account_bots = list(data.get("account_bots", []))
         elif kind == "act":
             game, session = self.game, self.session
             assert game is not None and session is not None and data["game"] == self.game_no
@@ -275,6 +279,8 @@ class Table:
                 rec["commitments"] = list(self.commitments)
                 if self.help:
                     rec["help"] = [dict(h) for h in self.help_used]
+                if self.start_account_bots:   # the seats programs played (docs/bots-api.md)
+                    rec["account_bots"] = list(self.start_account_bots)
                 self.finished[self.game_no] = rec
         elif kind == "hint":
             assert data["game"] == self.game_no
@@ -779,7 +785,9 @@ class Table:
         if self._ready_to_start():
             names = self.display_names()
             seed = self.event["seed"] if self.event else secrets.token_hex(16)
-            await self._commit("start", {"game": self.game_no + 1, "seed": seed, "names": names})
+            bots = sorted(self.account_bots())
+            await self._commit("start", {"game": self.game_no + 1, "seed": seed, "names": names,
+                                         **({"account_bots": bots} if bots else {})})
             self.manager.started(self)
         self._schedule_bots()
         self._arm()
