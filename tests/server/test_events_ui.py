@@ -4,12 +4,15 @@ the event page; the organiser starts it; the guest's seat token reaches the tabl
 storage, and the guest plays through it; the page shows the commitments, no card while the
 event runs, then the ranking, the hands and the revealed seed, which verifies the commitments.
 No serious or critical axe-core violation, no sideways scroll on a phone.
+
+Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/event.png``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import re
 import threading
 import time
@@ -17,7 +20,7 @@ import time
 import pytest
 
 from ohhell import dealing
-from serverkit import Client, ThreadServer, axe_problems, chromium, play_out, sideways_overflow
+from serverkit import ROOT, Client, ThreadServer, axe_problems, chromium, play_out, sideways_overflow
 
 CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 
@@ -134,6 +137,10 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         assert guest.locator("#hands table").count() == 2
         assert "the same at every table" in guest.locator("#hands").inner_text()
         assert sideways_overflow(guest) == []
+        if os.environ.get("OHHELL_SCREENSHOTS") == "docs":
+            org.goto(f"/events/{event_id}")
+            wait_text(org, "#seed", "^[0-9a-f]{32}$")
+            org.screenshot(path=str(ROOT / "docs" / "event.png"), full_page=True)
         assert axe_problems(guest) == []
         assert axe_problems(org) == []
         assert errors == []
