@@ -273,17 +273,32 @@ def test_an_event_carries_on_after_a_restart_and_is_revealed_there(db):
         assert watcher.get("/api/players/ann").json()["games"] == 1
 
 
-def test_cancelling_an_open_event_and_who_may(tmp_path):
+def test_seats_given_up_and_an_event_cancelled_by_its_organiser_only(tmp_path):
     db = str(tmp_path / "cancel.sqlite3")
-    with ThreadServer(db) as srv, browser_client(srv) as org, browser_client(srv) as other:
+    with ThreadServer(db) as srv, browser_client(srv) as org, browser_client(srv) as other, \
+            browser_client(srv) as guest:
         signup(org, "organiser")
         signup(other, "other")
         eid = new_event(org).json()["id"]
+        token = post(guest, f"/api/events/{eid}/join", {"table": 1, "seat": 1, "name": "Gus"}, csrf(guest)).json()["token"]
+        assert post(other, f"/api/events/{eid}/join", {"table": 0, "seat": 0}, csrf(other)).status_code == 201
+        # nobody gives up a seat they do not hold: no token, someone else's seat, a wrong token
+        assert post(org, f"/api/events/{eid}/leave", {}, csrf(org)).json()["error"] == "no_seat"
+        assert post(guest, f"/api/events/{eid}/leave", {"token": "nope"}, csrf(guest)).json()["error"] == "no_seat"
+        assert post(guest, f"/api/events/{eid}/leave", {"token": token}).json()["error"] == "csrf"
+        seats = org.get(f"/api/events/{eid}").json()["seats"]
+        assert seats[1][1]["name"] == "Gus" and seats[0][0]["name"] == "other"
+        assert post(guest, f"/api/events/{eid}/leave", {"token": token}, csrf(guest)).json()["left"] == [[1, 1]]
+        assert post(other, f"/api/events/{eid}/leave", {}, csrf(other)).json()["left"] == [[0, 0]]
+        seats = org.get(f"/api/events/{eid}").json()["seats"]
+        assert all(e["kind"] == "open" for row in seats for e in row)
+        assert post(other, f"/api/events/{eid}/join", {"table": 2, "seat": 3}, csrf(other)).status_code == 201
         r = post(other, f"/api/events/{eid}/cancel", {}, csrf(other))
         assert r.status_code == 403 and r.json()["error"] == "not_organiser"
         assert post(org, f"/api/events/{eid}/cancel", {}, csrf(org)).json()["status"] == "cancelled"
         assert post(org, f"/api/events/{eid}/cancel", {}, csrf(org)).json()["error"] == "not_running"
         assert post(org, f"/api/events/{eid}/start", {}, csrf(org)).json()["error"] == "not_open"
+        assert post(other, f"/api/events/{eid}/leave", {}, csrf(other)).json()["error"] == "not_open"
         ev = org.get(f"/api/events/{eid}").json()
         assert ev["status"] == "cancelled" and ev["seed"] is None and ev["live"] == []
         assert org.get("/api/events/nope!").json()["error"] == "no_event"

@@ -100,6 +100,11 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         guest.fill("#guest-name", "Gus")
         guest.click("button.take[data-table='1'][data-seat='1']")
         wait_text(guest, "#seats-note, #ev-error", "You hold seat 2 of table 2")
+        guest.click("#leave")   # given up, then taken again
+        wait_text(guest, "#seats-note, #ev-error", "Take an empty seat")
+        guest.wait_for_selector("#guest-name")
+        guest.click("button.take[data-table='1'][data-seat='1']")
+        wait_text(guest, "#seats-note, #ev-error", "You hold seat 2 of table 2")
         assert guest.locator("button.take").count() == 0
         assert sideways_overflow(guest) == []
 
@@ -143,6 +148,10 @@ def test_an_event_from_the_form_to_the_results(browser, server):
             org.screenshot(path=str(ROOT / "docs" / "event.png"), full_page=True)
         assert axe_problems(guest) == []
         assert axe_problems(org) == []
+        guest.set_viewport_size({"width": 320, "height": 800})
+        guest.goto("/events")
+        guest.wait_for_selector("#event-list tbody tr")
+        assert sideways_overflow(guest) == [] and axe_problems(guest) == []
         assert errors == []
     finally:
         org_ctx.close()

@@ -326,41 +326,76 @@ class Events:
                 user = await self.accounts.current(request)
             else:
                 user = token_user
-            ev = await self._event(request)
-            if ev is None:
-                return _error(404, "no_event", "there is no such event")
-            d = ev["data"]
-            if ev["status"] != "open":
-                return _error(409, "not_open", f"this event is {ev['status']}; seats are taken before it starts")
-            t, s = data.get("table"), data.get("seat")
-            players = d["rules"]["players"]
-            if isinstance(t, bool) or isinstance(s, bool) or not isinstance(t, int) or not isinstance(s, int) \
-                    or not 0 <= t < d["tables"] or not 0 <= s < players:
-                return _error(400, "bad_seat", f"choose a table 0 to {d['tables'] - 1} and a seat 0 to {players - 1}")
-            taken = await self.store.event_seats(ev["event_id"])
-            if any(e["table"] == t and e["seat"] == s for e in taken):
-                return _error(409, "seat_taken", f"seat {s + 1} of table {t + 1} is taken")
-            token = None
-            if user is not None:
-                if any(e["user_id"] == user["user_id"] for e in taken):
-                    return _error(409, "already_entered", "this account already holds a seat in this event")
-                name, uid, thash = user["username"], user["user_id"], None
-            else:
-                try:
-                    raw = data.get("name")
-                    name = clean_name(raw if isinstance(raw, str) else "")
-                except ProtocolError as e:
-                    return _error(400, e.code, e.message)
-                token = new_token()
-                uid, thash = None, token_hash(token)
+            async with self._lock:   # not while the event is being started (its seats are read then)
+                return await self._join(request, data, user)
+        return await self._guard(request, go)
+
+    async def _join(self, request: Request, data: dict, user: "dict | None") -> Response:
+        """The rest of :meth:`join`, under the lock."""
+        ev = await self._event(request)
+        if ev is None:
+            return _error(404, "no_event", "there is no such event")
+        d = ev["data"]
+        if ev["status"] != "open":
+            return _error(409, "not_open", f"this event is {ev['status']}; seats are taken before it starts")
+        t, s = data.get("table"), data.get("seat")
+        players = d["rules"]["players"]
+        if isinstance(t, bool) or isinstance(s, bool) or not isinstance(t, int) or not isinstance(s, int) \
+                or not 0 <= t < d["tables"] or not 0 <= s < players:
+            return _error(400, "bad_seat", f"choose a table 0 to {d['tables'] - 1} and a seat 0 to {players - 1}")
+        taken = await self.store.event_seats(ev["event_id"])
+        if any(e["table"] == t and e["seat"] == s for e in taken):
+            return _error(409, "seat_taken", f"seat {s + 1} of table {t + 1} is taken")
+        token = None
+        if user is not None:
+            if any(e["user_id"] == user["user_id"] for e in taken):
+                return _error(409, "already_entered", "this account already holds a seat in this event")
+            name, uid, thash = user["username"], user["user_id"], None
+        else:
             try:
-                await self.store.add_event_seat(ev["event_id"], t, s, name, uid, thash, time.time())
-            except Taken:   # taken meanwhile (or by this account)
-                return _error(409, "seat_taken", f"seat {s + 1} of table {t + 1} is taken")
-            answer: dict[str, Any] = {"event": ev["event_id"], "table": t, "seat": s, "name": name}
-            if token is not None:
-                answer["token"] = token
-            return JSONResponse(answer, status_code=201, headers={"cache-control": "no-store"})
+                raw = data.get("name")
+                name = clean_name(raw if isinstance(raw, str) else "")
+            except ProtocolError as e:
+                return _error(400, e.code, e.message)
+            token = new_token()
+            uid, thash = None, token_hash(token)
+        try:
+            await self.store.add_event_seat(ev["event_id"], t, s, name, uid, thash, time.time())
+        except Taken:   # taken meanwhile (or by this account)
+            return _error(409, "seat_taken", f"seat {s + 1} of table {t + 1} is taken")
+        answer: dict[str, Any] = {"event": ev["event_id"], "table": t, "seat": s, "name": name}
+        if token is not None:
+            answer["token"] = token
+        return JSONResponse(answer, status_code=201, headers={"cache-control": "no-store"})
+
+    async def leave(self, request: Request) -> Response:
+        """``POST /api/events/{id}/leave``: give up one's seat before the event starts (an
+        account's, or a guest's: ``{"token": the seat token join gave}``)."""
+        async def go(request: Request) -> Response:
+            data = await self._body(request)
+            token_user = await self.accounts.check_token(request)
+            if isinstance(token_user, AccountError):
+                raise token_user
+            if token_user is None:
+                self._csrf(request, data)
+            user = token_user if token_user is not None else await self.accounts.current(request)
+            async with self._lock:
+                ev = await self._event(request)
+                if ev is None:
+                    return _error(404, "no_event", "there is no such event")
+                if ev["status"] != "open":
+                    return _error(409, "not_open", f"this event is {ev['status']}; its seats are fixed")
+                raw = data.get("token")
+                thash = token_hash(raw) if isinstance(raw, str) and raw else None
+                mine = [e for e in await self.store.event_seats(ev["event_id"])
+                        if (user is not None and e["user_id"] == user["user_id"])
+                        or (thash is not None and e["token_hash"] is not None
+                            and secrets.compare_digest(e["token_hash"], thash))]
+                if not mine:
+                    return _error(404, "no_seat", "you hold no seat in this event")
+                for e in mine:
+                    await self.store.delete_event_seat(ev["event_id"], e["table"], e["seat"])
+            return JSONResponse({"event": ev["event_id"], "left": [[e["table"], e["seat"]] for e in mine]})
         return await self._guard(request, go)
 
     async def start(self, request: Request) -> Response:
@@ -502,5 +537,6 @@ class Events:
                 Route("/api/events", self.create, methods=["POST"]),
                 Route("/api/events/{event_id}", self.show, methods=["GET"]),
                 Route("/api/events/{event_id}/join", self.join, methods=["POST"]),
+                Route("/api/events/{event_id}/leave", self.leave, methods=["POST"]),
                 Route("/api/events/{event_id}/start", self.start, methods=["POST"]),
                 Route("/api/events/{event_id}/cancel", self.cancel, methods=["POST"])]

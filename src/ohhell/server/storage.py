@@ -429,6 +429,13 @@ class Store:
         await self._write("INSERT INTO ohhell_duplicate_seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                           (event_id, table_no, seat, name, user_id, token_hash, since))
 
+    async def delete_event_seat(self, event_id: str, table_no: int, seat: int) -> bool:
+        """Give up a seat of an event before it starts; ``False`` when nobody held it.
+
+        :raises StoreError: when the write fails."""
+        return await self._write("DELETE FROM ohhell_duplicate_seats WHERE event_id=? AND table_no=? AND seat=?",
+                                 (event_id, table_no, seat)) > 0
+
     async def event_seats(self, event_id: str) -> list[dict]:
         """The seats taken in an event, by table and seat."""
         rows = await self._fetch("SELECT table_no, seat, name, user_id, token_hash, since FROM ohhell_duplicate_seats "

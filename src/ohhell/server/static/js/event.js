@@ -43,6 +43,7 @@ function renderSeats(ev) {
       : `Take an empty seat. When the organiser starts the event, empty seats get a ${ev.bot} bot.`)
     : "The seats as the tables were made.";
   $("guest-name-row").hidden = !open || Boolean(me) || Boolean(held);
+  $("leave-row").hidden = !open || !held;
   ev.seats.forEach((row, t) => {
     const list = el("ol", {});
     row.forEach((entry, s) => {
@@ -134,6 +135,18 @@ async function load() {
     timer = setTimeout(load, 5000);
   }
 }
+
+async function leave() {
+  $("ev-error").textContent = "";
+  try {
+    await post(`/api/events/${encodeURIComponent(eventId)}/leave`, { token: (mine() || {}).token || null });
+    store.remove(`event.${eventId}`);
+  } catch (err) {
+    $("ev-error").textContent = err.message;
+  }
+  load();
+}
+$("leave").addEventListener("click", leave);
 
 async function take(table, seat) {
   $("ev-error").textContent = "";
