@@ -23,6 +23,7 @@ from ohhell.actions import parse_action
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server.storage import SCHEMA_VERSION, open_store
+from ohhell.server.tables import token_hash
 
 from serverkit import CARD_RE, Client, ThreadServer, play_out, strings_in
 from test_accounts import AccountClient, csrf, post, signup
@@ -137,6 +138,8 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
         r = httpx.post(f"{srv.base}/api/events/{eid}/join", json={"table": 1, "seat": 2},   # a program: no cookie
                        headers={"authorization": f"Bearer {api_token}"})
         assert r.status_code == 201 and r.json()["name"] == "robo", r.text
+        shown = org.get(f"/api/events/{eid}").text + org.get("/api/events").text
+        assert guest_token not in shown and token_hash(guest_token) not in shown and api_token not in shown
         before = org.get(f"/api/events/{eid}").json()["seats"]
         # refused, nothing changes: a full seat, a second seat for one account, a bad seat, no CSRF
         for c, body, code in [(other, {"table": 0, "seat": 0}, "seat_taken"), (ann, {"table": 2, "seat": 0}, "already_entered"),
@@ -181,13 +184,16 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
             assert "seed" not in watcher.state["game"] and "record" not in watcher.state["game"]
             await watcher.close()
             def choose(c, v):   # before each move, what the event shows of the games in progress
-                seen = other.get(f"/api/events/{eid}").json()
+                r = other.get(f"/api/events/{eid}")
+                seen = r.json()
+                texts.append(r.text)
                 snapshots.append((seen["results"]["hands_done"], seen["revealed"], card_strings(seen), seen["seed"]))
                 return v["legal"][-1]
             await play_out(clients, choose, timeout=120)
             for c in clients:
                 await c.close()
         snapshots: list = []
+        texts: list[str] = []
         asyncio.run(play())
         # while a game was in progress: no card, no seed; a hand's results once every table finished it
         assert snapshots and all(cards == [] and seed is None and not revealed
@@ -196,6 +202,7 @@ def test_a_duplicate_event_runs_to_the_end_and_its_results_recompute_from_the_lo
 
         ev = wait_for(lambda: (e := other.get(f"/api/events/{eid}").json())["revealed"] and e, what="the reveal")
         assert ev["status"] == "over" and ev["seed"]
+        assert not any(ev["seed"] in text for text in texts)   # the seed was never shown before the end
         assert card_strings(ev["results"]["hands"]) != []   # the deals, now
         served = ev["results"]
         assert other.get(f"/api/tables/{ids[2]}/games/1/record").status_code == 200
