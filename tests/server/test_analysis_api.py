@@ -237,7 +237,7 @@ def test_a_schema_4_database_is_upgraded_to_5(tmp_path):
         await store.close()
         return got
     assert asyncio.run(reopen()) == ({"format": "ohhell.analysis", "n": 2}, str(SCHEMA_VERSION), 1)
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION >= 5   # 6 added the duplicate events; the analyses came in 5
 
 
 def test_postgres_keeps_analyses_and_upgrades_from_4(pg_database):
@@ -255,7 +255,7 @@ def test_postgres_keeps_analyses_and_upgrades_from_4(pg_database):
         after = await store.get_analysis("t1", 2), await store.get_meta("schema")
         await store.close()
         return before, after
-    assert asyncio.run(run()) == (None, ({"format": "ohhell.analysis", "x": [3]}, "5"))
+    assert asyncio.run(run()) == (None, ({"format": "ohhell.analysis", "x": [3]}, str(SCHEMA_VERSION)))
 
 
 def test_the_real_command_analyses_in_a_worker_process_of_its_own(tmp_path):

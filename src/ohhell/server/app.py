@@ -38,6 +38,7 @@ from .manager import TableManager
 from . import languages
 from .languages import page_response
 from .analysis_jobs import DEFAULT_ANALYSIS_SAMPLES, MAX_QUEUED_PER_CREATOR, AnalysisJobs
+from .events import Events
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -193,11 +194,16 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     analyses = AnalysisJobs(the_store, pool, kind=bot_pool if analysis_ray is None else "ray",
                             samples=analysis_samples, per_creator=analysis_per_creator,
                             ray_address=analysis_ray or None)
-    manager.on_game_over = analyses.game_over   # type: ignore[attr-defined]
     origins = tuple(allowed_origins)
     sockets_per_address: dict[str, int] = {}
     accounts = Accounts(the_store, manager, allowed_origins=origins, signin_limit=signin_limit,
                         signin_user_limit=signin_user_limit, signup_limit=signup_limit)
+    events = Events(the_store, manager, accounts)   # duplicate events (docs/events.md)
+
+    def game_over(table, number: int, rec: dict) -> None:
+        analyses.game_over(table, number, rec)
+        events.game_over(table, number, rec)
+    manager.on_game_over = game_over   # type: ignore[attr-defined]
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -205,13 +211,16 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         await the_store.claim()
         await accounts.open()
         analyses.start()
+        await events.open()   # before the tables load: it says which events' deals are revealed
         loaded = await manager.start()
+        await events.resume()
         log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
                  "" if loaded == 1 else "s")
         try:
             yield
         finally:
             await manager.stop()
+            await events.stop()
             await analyses.stop()
             pool.close()
             await the_store.close()
@@ -314,6 +323,9 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         except ValueError:
             return _error(404, "no_game", "games are numbered 1, 2, ...")
         rec = table.finished.get(number)
+        if rec is not None and table.secret_until_event():
+            return _error(409, "event_running", f"this game is part of a duplicate event that is still being "
+                                                f"played; {what} published when the event ends")
         if rec is None:
             if number == table.game_no and table.in_game:
                 return _error(409, "not_over", f"the game is still being played; {what} published when it ends")
@@ -522,6 +534,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         *languages.routes(),
         *accounts.routes(page),
         *PlayerPages(the_store, manager).routes(page),
+        *events.routes(page),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -530,5 +543,6 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     app.state.store = the_store
     app.state.accounts = accounts
     app.state.analyses = analyses
+    app.state.events = events
     app.add_middleware(_SecurityHeaders)
     return app

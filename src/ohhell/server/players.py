@@ -52,6 +52,7 @@ class PlayedGame:
     helped: bool                          # a bot played for a person, or someone used a hint or undo
     signed_in: list[bool] = field(default_factory=list)   # seat -> its account was signed in from the start
     private: bool = False                 # a private table: its id (its link) is never shown
+    event: "str | None" = None            # the duplicate event it belongs to (docs/events.md), if any
 
     @property
     def rated(self) -> bool:
@@ -84,15 +85,22 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
     bots_at_start: list["str | None"] = []
     helped = False
     private = False
+    event: "str | None" = None
     done: list[tuple[PlayedGame, list["str | None"]]] = []
     for e in events:
         kind, data = e.kind, e.data
         if kind == "create":
             rules = Rules.from_dict(data["rules"])
             private = bool(data.get("private"))
+            event = (data.get("event") or {}).get("id")
             n = len(data["seats"])
             tokens, standin = [None] * n, [False] * n
             bots = [s.get("bot") if s["kind"] == "bot" else None for s in data["seats"]]
+            for i, s in enumerate(data["seats"]):   # a duplicate event's seats are taken at creation
+                if s["kind"] == "human" and s.get("token"):
+                    tokens[i] = s["token"]
+                    if s.get("account"):
+                        owner[s["token"]] = s["account"]
         elif kind == "join":
             s = data["seat"]
             tokens[s], bots[s], standin[s] = data["token"], None, False
@@ -133,7 +141,7 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             if game.is_over:
                 played = PlayedGame(table_id, number, e.ts, names, [],
                                     bots_at_start, game.totals, game.past_hands, helped,
-                                    [t is not None and t in signed for t in at_start], private)
+                                    [t is not None and t in signed for t in at_start], private, event)
                 done.append((played, at_start))
     for played, seat_tokens in done:   # claims made later count for the tenure they bind
         played.accounts = [owner.get(t) if t is not None else None for t in seat_tokens]
@@ -293,7 +301,10 @@ class PlayerPages:
                                 status_code=404)
         games, ratings = await self._refresh()
         account = user["user_id"]
-        stats = player_stats(account, games)
+        # a duplicate event's game is shown once the whole event is over (its deals are still
+        # being played at other tables until then)
+        revealed: set[str] = getattr(self.manager, "events_revealed", set()) if self.manager is not None else set()
+        stats = player_stats(account, [g for g in games if g.event is None or g.event in revealed])
         bot = account in await self.store.bot_accounts()   # a program's account (docs/bots-api.md)
         return JSONResponse({"username": user["username"], "since": user["created"], "bot": bot, **stats,
                              "rating": ratings.current.get(account),

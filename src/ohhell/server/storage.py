@@ -55,9 +55,10 @@ log = logging.getLogger("ohhell.server")
 
 #: 1: the event log; 2: and the lobby's list (``ohhell_tables``); 3: and the chat
 #: (``ohhell_chat``); 4: and accounts (``ohhell_users``, ``ohhell_sessions``,
-#: ``ohhell_user_seats``); 5: and the replays' analyses (``ohhell_analysis``).  An older database is upgraded when opened (a version-1 one has its
+#: ``ohhell_user_seats``); 5: and the replays' analyses (``ohhell_analysis``); 6: and the
+#: duplicate events (``ohhell_duplicate``, ``ohhell_duplicate_seats``).  An older database is upgraded when opened (a version-1 one has its
 #: list filled in from the log by the server; one before 4 has no accounts yet).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class StoreError(RuntimeError):
@@ -96,6 +97,22 @@ _ANALYSIS_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS ohhell_analysis (table_id TEXT NOT NULL, game INTEGER NOT NULL, "
     "created DOUBLE PRECISION NOT NULL, data TEXT NOT NULL, PRIMARY KEY (table_id, game))",
 )
+
+
+#: Duplicate events (:mod:`ohhell.server.events`, schema version 6): one row per event (its
+#: settings and secret seed in ``data``, JSON) and one per seat taken before it starts.  The
+#: primary key makes a seat taken once; the unique index, one seat per account per event.
+#: The games themselves are ordinary tables' logs (the truth the results are worked out from).
+_EVENT_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS ohhell_duplicate (event_id TEXT PRIMARY KEY, organiser TEXT NOT NULL, "
+    "created DOUBLE PRECISION NOT NULL, status TEXT NOT NULL, data TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS ohhell_duplicate_created ON ohhell_duplicate (created)",
+    "CREATE TABLE IF NOT EXISTS ohhell_duplicate_seats (event_id TEXT NOT NULL, table_no INTEGER NOT NULL, "
+    "seat INTEGER NOT NULL, name TEXT NOT NULL, user_id TEXT, token_hash TEXT, since DOUBLE PRECISION NOT NULL, "
+    "PRIMARY KEY (event_id, table_no, seat))",
+    "CREATE UNIQUE INDEX IF NOT EXISTS ohhell_duplicate_seats_user ON ohhell_duplicate_seats (event_id, user_id)",
+)
+_EVENT_COLUMNS = ("event_id", "organiser", "created", "status", "data")
 
 
 def _user(row: Any) -> "dict | None":
@@ -369,6 +386,72 @@ class Store:
             return None
         return data if isinstance(data, dict) else None
 
+    # --- duplicate events -----------------------------------------------------------------------
+
+    async def add_event(self, event_id: str, organiser: str, created: float, status: str, data: dict) -> None:
+        """Store a new duplicate event.
+
+        :raises StoreError: when the write fails."""
+        await self._write("INSERT INTO ohhell_duplicate VALUES (?, ?, ?, ?, ?)",
+                          (event_id, organiser, created, status, _dumps(data)))
+
+    async def update_event(self, event_id: str, status: str, data: dict, was: str) -> bool:
+        """Change an event whose status is still ``was``; ``False`` (nothing written) when it is not.
+
+        :raises StoreError: when the write fails."""
+        return await self._write("UPDATE ohhell_duplicate SET status=?, data=? WHERE event_id=? AND status=?",
+                                 (status, _dumps(data), event_id, was)) > 0
+
+    async def get_event(self, event_id: str) -> "dict | None":
+        """An event (``event_id``, ``organiser``, ``created``, ``status``, ``data``), or ``None``."""
+        rows = await self._fetch(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM ohhell_duplicate WHERE event_id=?",
+                                 (event_id,))
+        return _event(rows[0]) if rows else None
+
+    async def list_events(self, limit: int = 100, status: "str | None" = None) -> list[dict]:
+        """The latest events first (``status``: only those)."""
+        where, args = ("WHERE status=? ", (status,)) if status else ("", ())
+        rows = await self._fetch(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM ohhell_duplicate {where}"
+                                 "ORDER BY created DESC, event_id LIMIT ?", (*args, limit))
+        return [e for e in map(_event, rows) if e is not None]
+
+    async def count_events(self, organiser: str, status: str) -> int:
+        """How many of an organiser's events have ``status``."""
+        rows = await self._fetch("SELECT count(*) FROM ohhell_duplicate WHERE organiser=? AND status=?",
+                                 (organiser, status))
+        return int(rows[0][0])
+
+    async def add_event_seat(self, event_id: str, table_no: int, seat: int, name: str, user_id: "str | None",
+                             token_hash: "str | None", since: float) -> None:
+        """Take a seat of an event before it starts (a person, a guest by token hash, a bot account).
+
+        :raises Taken: the seat is taken, or the account holds another seat of the event."""
+        await self._write("INSERT INTO ohhell_duplicate_seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (event_id, table_no, seat, name, user_id, token_hash, since))
+
+    async def delete_event_seat(self, event_id: str, table_no: int, seat: int) -> bool:
+        """Give up a seat of an event before it starts; ``False`` when nobody held it.
+
+        :raises StoreError: when the write fails."""
+        return await self._write("DELETE FROM ohhell_duplicate_seats WHERE event_id=? AND table_no=? AND seat=?",
+                                 (event_id, table_no, seat)) > 0
+
+    async def event_seats(self, event_id: str) -> list[dict]:
+        """The seats taken in an event, by table and seat."""
+        rows = await self._fetch("SELECT table_no, seat, name, user_id, token_hash, since FROM ohhell_duplicate_seats "
+                                 "WHERE event_id=? ORDER BY table_no, seat", (event_id,))
+        return [dict(zip(("table", "seat", "name", "user_id", "token_hash", "since"), r)) for r in rows]
+
+
+def _event(row: Any) -> "dict | None":
+    event = dict(zip(_EVENT_COLUMNS, row))
+    try:
+        event["data"] = json.loads(event["data"])
+    except ValueError:
+        log.error("event %s is damaged (its stored settings are not JSON); it is left out", event["event_id"])
+        return None
+    return event
+
 
 #: The lobby rows to list, best first (the same SQL on both back ends; ``?`` placeholders:
 #: finished_since, empty_since).  The ``status`` column is the row's status, except that a
@@ -487,7 +570,7 @@ class SqliteStore(Store):
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS}) WITHOUT ROWID")
         db.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
         db.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS}) WITHOUT ROWID")
-        for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA:
+        for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA + _EVENT_SCHEMA:
             db.execute(statement)
         if version is None:  # a new database: its list is complete (empty)
             db.execute("INSERT OR IGNORE INTO ohhell_meta VALUES ('listing', 'complete')")
@@ -698,7 +781,7 @@ class PostgresStore(Store):
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_tables ({_TABLES_COLUMNS})")
             await cur.execute("CREATE INDEX IF NOT EXISTS ohhell_tables_updated ON ohhell_tables (updated)")
             await cur.execute(f"CREATE TABLE IF NOT EXISTS ohhell_chat ({_CHAT_COLUMNS})")
-            for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA:
+            for statement in _ACCOUNT_SCHEMA + _ANALYSIS_SCHEMA + _EVENT_SCHEMA:
                 await cur.execute(statement)
             if version is None:
                 await cur.execute("INSERT INTO ohhell_meta VALUES ('listing', 'complete') ON CONFLICT DO NOTHING")

@@ -170,6 +170,13 @@ class Table:
         self.undo_ok: set[int] = set()
         #: the current game's help: seat -> {"hints": n, "undos": m} (from the log)
         self.help_used: list[dict] = []
+        #: a duplicate event's table (ohhell.server.events): ``{"id", "table", "seed"}`` from the
+        #: create event; its one game is dealt from the event's seed, and its seed and record stay
+        #: secret until the whole event is over (other tables play the same cards)
+        self.event: "dict | None" = None
+        #: the seats bot accounts (programs) held when the current game started (from its
+        #: ``start`` event; the finished record keeps them as ``account_bots``)
+        self.start_account_bots: list[int] = []
         #: the action count at which the current hand began (an undo never reopens a finished hand)
         self.hand_start = 0
         self._hint_limits: "dict[Connection, RateLimiter]" = {}
@@ -208,6 +215,10 @@ class Table:
             codes = data.get("codes", {})
             self.seats = [Seat(s["kind"], s.get("bot"), codes.get(str(i)))
                           for i, s in enumerate(data["seats"])]
+            self.event = data.get("event")
+            for seat, s in zip(self.seats, data["seats"]):
+                if s["kind"] == "human" and "token" in s:   # an event's seat, taken before the table was made
+                    seat.name, seat.token_hash, seat.account = s.get("name"), s["token"], s.get("account")
         elif kind == "join":
             seat = self.seats[data["seat"]]
             seat.kind = "human"
@@ -255,6 +266,7 @@ class Table:
             self.votes = set()
             self.help_used = [{"hints": 0, "undos": 0} for _ in self.seats]
             self.hand_start = 0
+            self.start_account_bots = list(data.get("account_bots", []))
         elif kind == "act":
             game, session = self.game, self.session
             assert game is not None and session is not None and data["game"] == self.game_no
@@ -267,6 +279,8 @@ class Table:
                 rec["commitments"] = list(self.commitments)
                 if self.help:
                     rec["help"] = [dict(h) for h in self.help_used]
+                if self.start_account_bots:   # the seats programs played (docs/bots-api.md)
+                    rec["account_bots"] = list(self.start_account_bots)
                 self.finished[self.game_no] = rec
         elif kind == "hint":
             assert data["game"] == self.game_no
@@ -559,6 +573,8 @@ class Table:
                 raise TableError("no_seat", "only players can ask for a rematch")
             if self.status != "over":
                 raise TableError("no_rematch", "a rematch can be asked for once the game is over")
+            if self.event is not None:
+                raise TableError("no_rematch", "this table is part of a duplicate event: it plays one game")
             if conn.seat in self.votes:
                 raise TableError("voted", "you have already asked for a rematch")
             await self._commit("vote", {"seat": conn.seat})
@@ -768,8 +784,10 @@ class Table:
         """Start a game when everyone is ready, wake the bots, tell everyone."""
         if self._ready_to_start():
             names = self.display_names()
-            await self._commit("start", {"game": self.game_no + 1, "seed": secrets.token_hex(16),
-                                         "names": names})
+            seed = self.event["seed"] if self.event else secrets.token_hex(16)
+            bots = sorted(self.account_bots())
+            await self._commit("start", {"game": self.game_no + 1, "seed": seed, "names": names,
+                                         **({"account_bots": bots} if bots else {})})
             self.manager.started(self)
         self._schedule_bots()
         self._arm()
@@ -783,6 +801,8 @@ class Table:
             return False
         if self.game is None:
             return True
+        if self.event is not None:   # an event's table plays its one game
+            return False
         # A rematch needs someone to ask for it (bots alone never start another game) and
         # every person's vote (a seat a bot stands in for does not vote).
         humans = [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.standin]
@@ -961,6 +981,7 @@ class Table:
                           "takeover_in": None if when is None else round(max(0.0, when - now), 1),
                           "connected": s.kind == "bot" or self.connected(i)})
         return {"id": self.id, "title": self.title, "private": self.private, "away": self.away,
+                "event": {"id": self.event["id"], "table": self.event["table"]} if self.event else None,
                 "spectator_chat": self.spectator_chat,
                 "rules": self.rules.to_dict() if self.rules else None,
                 "description": self.rules.describe() if self.rules else "",
@@ -1064,10 +1085,18 @@ class Table:
         view = game.spectator_view() if seat is None else game.view(seat)
         info = {"number": self.game_no, "n": game.action_count, "commitments": self.commitments,
                 "view": trim_history(view.to_dict()), "explain": explain(view)}
-        if game.is_over:
+        if game.is_over and not self.secret_until_event():
             info["seed"] = self.seed
             info["record"] = f"/api/tables/{self.id}/games/{self.game_no}/record"
         return info
+
+    def secret_until_event(self) -> bool:
+        """Whether this table's seed and finished record are still secret: it is a duplicate
+        event's table and the event's deals are not revealed yet (another table may still be
+        playing them).  The events service says which events are revealed."""
+        if self.event is None:
+            return False
+        return self.event["id"] not in getattr(self.manager, "events_revealed", ())
 
     def _broadcast(self) -> None:
         """Send every client the state as its seat sees it (built once per seat)."""
