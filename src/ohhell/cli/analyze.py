@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import sys
+from ..i18n import _, N_
 
-HELP = "analyse a game: the points each bid and card lost, luck against skill (a table, an annotated record, --html)"
+HELP = N_("analyse a game: the points each bid and card lost, luck against skill (a table, an annotated record, --html)")
 
 
 def _positive(text: str) -> int:
@@ -23,26 +24,26 @@ def _positive(text: str) -> int:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..coach import DEFAULT_SAMPLES, MIN_LOSS
     p.add_argument("file", metavar="FILE",
-                   help="a record (.json), records (.jsonl, one per line) or a web game's download")
+                   help=_("a record (.json), records (.jsonl, one per line) or a web game's download"))
     p.add_argument("--game", type=_positive, default=None, metavar="N",
-                   help="only record N of a .jsonl file (1 = the first; default: every record)")
+                   help=_("only record N of a .jsonl file (1 = the first; default: every record)"))
     p.add_argument("-o", "--output", default=None, metavar="PATH",
-                   help="write the annotated record(s) here (default: FILE's name with .analysis.json, "
-                        ".analysis.jsonl for several; '-' for standard output)")
-    p.add_argument("--no-save", action="store_true", help="do not write the annotated record")
-    p.add_argument("--html", default=None, metavar="PATH", help="also write a standalone page with charts")
+                   help=_("write the annotated record(s) here (default: FILE's name with .analysis.json, "
+                        ".analysis.jsonl for several; '-' for standard output)"))
+    p.add_argument("--no-save", action="store_true", help=_("do not write the annotated record"))
+    p.add_argument("--html", default=None, metavar="PATH", help=_("also write a standalone page with charts"))
     p.add_argument("--samples", type=_positive, default=DEFAULT_SAMPLES,
-                   help=f"sampled deals per decision (default {DEFAULT_SAMPLES}; more is slower and surer)")
-    p.add_argument("--seed", default="0", help="the analysis's seed (the same file and seed give the same analysis)")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="use N processes (default 1)")
-    p.add_argument("--no-luck", action="store_true", help="skip luck (the replays of each seat's cards)")
+                   help=_("sampled deals per decision (default {n}; more is slower and surer)").format(n=DEFAULT_SAMPLES))
+    p.add_argument("--seed", default="0", help=_("the analysis's seed (the same file and seed give the same analysis)"))
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help=_("use N processes (default 1)"))
+    p.add_argument("--no-luck", action="store_true", help=_("skip luck (the replays of each seat's cards)"))
     p.add_argument("--luck-replays", type=_positive, default=1, metavar="N",
-                   help="average N replays for each luck (2 or more: with an interval; each costs about a tenth more)")
+                   help=_("average N replays for each luck (2 or more: with an interval; each costs about a tenth more)"))
     p.add_argument("--min-loss", type=float, default=MIN_LOSS, metavar="POINTS",
-                   help=f"flag mistakes of at least this many points (default {MIN_LOSS})")
-    p.add_argument("--top", type=_positive, default=5, metavar="N", help="mistakes to list per seat (default 5)")
-    p.add_argument("--brief", action="store_true", help="leave out the hand-by-hand table")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=_("flag mistakes of at least this many points (default {n})").format(n=MIN_LOSS))
+    p.add_argument("--top", type=_positive, default=5, metavar="N", help=_("mistakes to list per seat (default 5)"))
+    p.add_argument("--brief", action="store_true", help=_("leave out the hand-by-hand table"))
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
 
 
 def _default_output(path: str, several: bool) -> str:

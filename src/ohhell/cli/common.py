@@ -7,6 +7,7 @@ import argparse
 from ..errors import RulesError
 from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
+from ..i18n import _
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
            "name_list", "bot_list", "bot_listing"]
@@ -26,15 +27,15 @@ def parse_int_list(text: str) -> list[int]:
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
     """Add every rules field as a flag (docs/interfaces.md §3), plus ``--preset``."""
-    g = parser.add_argument_group("rules (every field of a record's rules; see README)")
+    g = parser.add_argument_group(_("rules (every field of a record's rules; see README)"))
     g.add_argument("--preset", choices=list(PRESETS), default=None,
-                   help="start from a named preset; other flags override it")
-    g.add_argument("--players", type=int, default=None, help=f"3 to 7 (default {players_default})")
-    g.add_argument("--schedule", choices=SCHEDULES, default=None, help="hand sizes: up, down, up-down, down-up")
+                   help=_("start from a named preset; other flags override it"))
+    g.add_argument("--players", type=int, default=None, help=_("3 to 7 (default {n})").format(n=players_default))
+    g.add_argument("--schedule", choices=SCHEDULES, default=None, help=_("hand sizes: up, down, up-down, down-up"))
     g.add_argument("--hand-sizes", type=parse_int_list, default=None, metavar="N,N,...",
-                   help="custom hand sizes, e.g. 1,2,3")
+                   help=_("custom hand sizes, e.g. 1,2,3"))
     g.add_argument("--no-trump", choices=NO_TRUMP_OPTIONS, default=None,
-                   help="hands without trump: last (default), largest, never")
+                   help=_("hands without trump: last (default), largest, never"))
     for f in _FLAGS:
         g.add_argument("--" + f.replace("_", "-"), action=argparse.BooleanOptionalAction, default=None)
     parser.set_defaults(_players_default=players_default)

@@ -7,32 +7,33 @@ import os
 import sys
 
 from .common import UsageError, add_rules_arguments, bot_list, name_list, rules_or_fail
+from ..i18n import _, N_
 
-HELP = "play Oh Hell in the terminal against bots (needs the 'tui' extra)"
+HELP = N_("play Oh Hell in the terminal against bots (needs the 'tui' extra)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=None, help="your name (default: You)")
+    p.add_argument("--name", default=None, help=_("your name (default: You)"))
     p.add_argument("--names", default=None,
-                   help="comma-separated names of every seat, yours first (overrides --name)")
+                   help=_("comma-separated names of every seat, yours first (overrides --name)"))
     p.add_argument("--bots", default=None,
-                   help="comma-separated bots for the other seats, clockwise from your left, or one "
-                        "name for all (default: the strongest quick bot); see `ohhell play --list-bots`")
-    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+                   help=_("comma-separated bots for the other seats, clockwise from your left, or one "
+                        "name for all (default: the strongest quick bot); see `ohhell play --list-bots`"))
+    p.add_argument("--list-bots", action="store_true", help=_("list the bots and exit"))
     p.add_argument("--dealer", type=int, default=None,
-                   help="the first dealer's seat, 1 = you (default: drawn at random)")
-    p.add_argument("--seed", default=None, help="deal from this seed (reproducible deals)")
+                   help=_("the first dealer's seat, 1 = you (default: drawn at random)"))
+    p.add_argument("--seed", default=None, help=_("deal from this seed (reproducible deals)"))
     p.add_argument("--delay", type=float, default=0.6,
-                   help="seconds each bot action stays visible before the next (default 0.6)")
+                   help=_("seconds each bot action stays visible before the next (default 0.6)"))
     p.add_argument("--no-pause", action="store_true",
-                   help="do not stop after each hand to show its result")
+                   help=_("do not stop after each hand to show its result"))
     p.add_argument("--save", default=None, metavar="FILE",
-                   help="save the game (its record) here after every action "
-                        "(default: game.json in $OHHELL_HOME or ~/.local/share/ohhell)")
+                   help=_("save the game (its record) here after every action "
+                        "(default: game.json in $OHHELL_HOME or ~/.local/share/ohhell)"))
     p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
-                   help="continue a saved game (default: the last one)")
+                   help=_("continue a saved game (default: the last one)"))
     p.add_argument("--start", action="store_true",
-                   help="skip the setup screen and start at once with the flags given")
+                   help=_("skip the setup screen and start at once with the flags given"))
     add_rules_arguments(p)
 
 

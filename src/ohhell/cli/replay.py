@@ -4,26 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "step through a game record forwards and backwards (needs the 'tui' extra)"
+HELP = N_("step through a game record forwards and backwards (needs the 'tui' extra)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE",
-                   help="a record (.json), records (.jsonl, one per line) or a score sheet")
-    p.add_argument("--game", type=int, default=1, help="which record of a .jsonl file, 1 = the first")
+                   help=_("a record (.json), records (.jsonl, one per line) or a score sheet"))
+    p.add_argument("--game", type=int, default=1, help=_("which record of a .jsonl file, 1 = the first"))
     p.add_argument("--seat", type=int, default=None,
-                   help="show only what this seat (1 to N) saw (default: everyone's cards)")
+                   help=_("show only what this seat (1 to N) saw (default: everyone's cards)"))
     p.add_argument("--at", type=int, default=None, metavar="N",
-                   help="start after action N (negative: from the end; default: the start)")
+                   help=_("start after action N (negative: from the end; default: the start)"))
     p.add_argument("--analyze", "--analyse", action="store_true",
-                   help="analyse the game first (with a progress bar), save the annotated record as "
+                   help=_("analyse the game first (with a progress bar), save the annotated record as "
                         "NAME.analysis.json beside FILE, and show the coach's annotations "
-                        "(an annotated record shows them without this)")
+                        "(an annotated record shows them without this)"))
     p.add_argument("--samples", type=_positive, default=None,
-                   help="with --analyze: sampled deals per decision (default: ohhell analyze's)")
+                   help=_("with --analyze: sampled deals per decision (default: ohhell analyze's)"))
     p.add_argument("--no-save", action="store_true",
-                   help="with --analyze: keep the analysis in memory, write no file")
+                   help=_("with --analyze: keep the analysis in memory, write no file"))
 
 
 def _positive(text: str) -> int:

@@ -7,22 +7,23 @@ import os
 import sys
 
 from .common import UsageError, add_rules_arguments, name_list, rules_or_fail
+from ..i18n import _, N_
 
-HELP = "keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)"
+HELP = N_("keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default=None, metavar="FILE",
-                   help="the score sheet (saved after every entry; resumed when it exists; default: "
-                        "scoresheet.json in $OHHELL_HOME or ~/.local/share/ohhell)")
+                   help=_("the score sheet (saved after every entry; resumed when it exists; default: "
+                        "scoresheet.json in $OHHELL_HOME or ~/.local/share/ohhell)"))
     p.add_argument("--new", action="store_true",
-                   help="start a new sheet even if FILE exists (the old one is kept as FILE-DATE.json)")
-    p.add_argument("--names", default=None, help="comma-separated names, clockwise")
-    p.add_argument("--dealer", type=int, default=None, help="the first dealer's seat, 1 to N (default 1)")
+                   help=_("start a new sheet even if FILE exists (the old one is kept as FILE-DATE.json)"))
+    p.add_argument("--names", default=None, help=_("comma-separated names, clockwise"))
+    p.add_argument("--dealer", type=int, default=None, help=_("the first dealer's seat, 1 to N (default 1)"))
     p.add_argument("--start", action="store_true",
-                   help="skip the setup screen (needs --names) and start at once")
+                   help=_("skip the setup screen (needs --names) and start at once"))
     p.add_argument("--print", action="store_true", dest="print_table",
-                   help="print the sheet's score table and exit (no full screen)")
+                   help=_("print the sheet's score table and exit (no full screen)"))
     add_rules_arguments(p)
 
 
