@@ -344,3 +344,63 @@ def test_the_script_refuses_a_language_not_yet_listed():
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "i18n.py"), "init", "de"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "add 'de' to LANGUAGES" in run.stderr
+
+
+# --- the coach: the replay's annotations and ohhell analyze's table --------------------------
+
+GOLDEN = ROOT / "tests" / "data" / "coach-golden-3.json"
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_replay_and_its_coach_in_each_language(lang):
+    import json
+
+    from ohhell.tui.coach import SummaryScreen
+    from ohhell.tui.replay import ReplayApp
+
+    record = json.loads(GOLDEN.read_text())
+    d = record["analysis"]["hands"][0]["decisions"][1]         # Ann bid 1 where 0 was best: a mistake
+    t = translator(lang)
+
+    async def main() -> None:
+        app = ReplayApp([record], position=2, source="golden")
+        async with app.run_test(size=(130, 48)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            count = len(app.screen.rep.actions)
+            for message in ("Coach:", "Best:", "MISTAKE", "Hand {n} points lost so far:", "Action {n} of {count}",
+                            "showing everyone's cards", "Bids — hand {n}"):
+                english = message.format(n=2 if message.startswith("Action") else 1, count=count)
+                said = t.gettext(message).format(n=2 if message.startswith("Action") else 1, count=count)
+                assert said in text, (message, said)
+                if lang != "en" and said != english:
+                    assert english not in text, english
+            loss = t.gettext("lost {loss} ± {error} points").format(
+                loss=t.number(d["loss"], 2), error=t.number(1.96 * d["loss_se"], 2))
+            assert loss in text
+            await pilot.press("a")
+            await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen))
+            await pilot.pause()
+            summary = screen_text(app)
+            assert t.gettext("Largest mistakes") in summary and t.gettext("luck") in summary
+            await pilot.press("escape")
+            await pilot.press("q")
+
+    with use_language(lang):
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize("lang", ["eu", "mr"])
+def test_analyze_words_its_table(lang):
+    import json
+
+    from ohhell.coach import analysis_of
+    from ohhell.coach.report import text_report
+    a = analysis_of(json.loads(GOLDEN.read_text()))
+    assert a is not None
+    with use_language(lang):
+        text = text_report(a)
+    t = translator(lang)
+    for message in ("lost bidding", "luck", "skill", "(each seat: bid/won score (luck) -points lost)"):
+        assert t.gettext(message) in text
+    assert "lost bidding" not in text and "each seat: bid/won" not in text

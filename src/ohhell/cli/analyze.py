@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from ..i18n import _, N_
+from ..i18n import N_, _, ngettext
 
 HELP = N_("analyse a game: the points each bid and card lost, luck against skill (a table, an annotated record, --html)")
 
@@ -69,7 +69,7 @@ class _Progress:
         except ImportError:   # pragma: no cover - rich comes with the tui extra
             return
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("decisions"), TimeRemainingColumn(), console=Console(stderr=True),
+                            TextColumn(_("decisions")), TimeRemainingColumn(), console=Console(stderr=True),
                             transient=True)
 
     def __enter__(self) -> "_Progress":
@@ -118,21 +118,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     if not (args.min_loss >= 0):
-        return fail(f"--min-loss must be 0 or more, not {args.min_loss}")
+        return fail(_("--min-loss must be 0 or more, not {value}").format(value=args.min_loss))
     try:
         content = read_file(args.file)
     except OSError as e:
-        return fail(f"cannot read {args.file}: {e.strerror or e}")
+        return fail(_("cannot read {path}: {reason}").format(path=args.file, reason=e.strerror or e))
     except OhHellError as e:
         return fail(f"{args.file}: {e}")
     if content.kind == SCORESHEET:
-        return fail(f"{args.file} is a score sheet (ohhell score): it has no bids or cards to analyse")
+        return fail(_("{path} is a score sheet (ohhell score): it has no bids or cards to analyse").format(
+            path=args.file))
     records = content.records
     numbers = list(range(1, len(records) + 1))
     if args.game is not None:
         if args.game > len(records):
-            return fail(f"--game must be 1 to {len(records)} ({args.file} holds {len(records)} "
-                        f"record{'s' if len(records) != 1 else ''})")
+            return fail(ngettext("--game must be 1 to {n} ({path} holds {n} record)",
+                                 "--game must be 1 to {n} ({path} holds {n} records)", len(records)).format(
+                n=len(records), path=args.file))
         numbers = [args.game]
     several = content.kind == RECORDS and len(numbers) > 1
     seed: "int | str" = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
@@ -143,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             where = f"{args.file}, record {number}" if content.kind == RECORDS else args.file
             if not isinstance(rec, dict):
                 return fail(f"{where}: a record is a JSON object")
-            label = f"game {number}" if content.kind == RECORDS else "analysing"
+            label = _("game {n}").format(n=number) if content.kind == RECORDS else _("analysing")
             try:
                 a = analyze_game(rec, samples=args.samples, seed=seed, jobs=args.jobs,
                                  progress=progress.start(label), luck=not args.no_luck,
@@ -158,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         if to_stdout:
             break
         if len(analyses) > 1:
-            out.write(f"\n=== Game {number} ===\n")
+            out.write("\n=== " + _("Game {n}").format(n=number) + " ===\n")
             out.flush()
         _print(a, args.brief)
     if not args.no_save:
@@ -171,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 atomic_write_text(path, text)
             except OSError as e:
-                return fail(f"cannot write {path}: {e.strerror or e}")
-            print(f"annotated record written to {path}", file=sys.stderr)
+                return fail(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e))
+            print(_("annotated record written to {path}").format(path=path), file=sys.stderr)
     if args.html:
         pages = []
         for number, a in analyses:
@@ -187,11 +189,11 @@ def run(args: argparse.Namespace) -> int:
             else:
                 root, ext = os.path.splitext(args.html)
                 written = []
-                for (number, _), page in zip(analyses, pages):
+                for (number, _a), page in zip(analyses, pages):
                     path = f"{root}-{number}{ext or '.html'}"
                     atomic_write_text(path, page)
                     written.append(path)
         except OSError as e:
-            return fail(f"cannot write {args.html}: {e.strerror or e}")
-        print(f"page written to {', '.join(written)}", file=sys.stderr)
+            return fail(_("cannot write {path}: {reason}").format(path=args.html, reason=e.strerror or e))
+        print(_("page written to {paths}").format(paths=', '.join(written)), file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import N_, _
 from .analysis import GameAnalysis
 from .evaluate import Z95
 
@@ -43,11 +44,12 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
     return rows
 
 
-_HEAD = {"seat": "seat", "score": "score", "cards": "cards", "lost_bid": "lost bidding",
-         "lost_play": "lost playing", "lost": "lost in all", "fall": "fall", "luck": "luck", "skill": "skill",
-         "mistakes": "mistakes"}
+#: the summary's column headings (worded where shown: ``_(_HEAD[k])``)
+_HEAD = {"seat": N_("seat"), "score": N_("score"), "cards": N_("cards"), "lost_bid": N_("lost bidding"),
+         "lost_play": N_("lost playing"), "lost": N_("lost in all"), "fall": N_("fall"), "luck": N_("luck"),
+         "skill": N_("skill"), "mistakes": N_("mistakes")}
 
-_NOTE = ("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
+_NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
          "luck: what the analysis bot scored with the same cards in a replay of the real deal "
@@ -66,7 +68,7 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
                 if "luck" in r:
                     cell += f" (luck {r['luck']})"
             else:
-                cell = "unfinished"
+                cell = _("unfinished")
             lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
             cell += f" -{lost:.1f}" if lost >= 0 else f" +{-lost:.1f}"
             row.append(cell)
@@ -79,28 +81,29 @@ def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
     out = []
     rows = summary_rows(a)
     keys = list(_HEAD)
-    widths = {k: max(len(_HEAD[k]), *(len(r[k]) for r in rows)) for k in keys}
-    out.append("  ".join(_HEAD[k].ljust(widths[k]) for k in keys))
+    heads = {k: _(_HEAD[k]) for k in keys}
+    widths = {k: max(len(heads[k]), *(len(r[k]) for r in rows)) for k in keys}
+    out.append("  ".join(heads[k].ljust(widths[k]) for k in keys))
     for r in rows:
         out.append("  ".join(r[k].ljust(widths[k]) for k in keys))
     out.append("")
-    out.append(_NOTE.format(min=a.settings.get("min_loss", 0.5)))
+    out.append(_(_NOTE).format(min=a.settings.get("min_loss", 0.5)))
     if hands:
         out.append("")
-        head = ["hand", "cards"] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
+        head = [_("hand"), _("cards")] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
         body = _hand_rows(a)
         w = [max(len(head[i]), *(len(r[i]) for r in body)) for i in range(len(head))]
         out.append("  ".join(head[i].ljust(w[i]) for i in range(len(head))))
         for line in body:
             out.append("  ".join(line[i].ljust(w[i]) for i in range(len(head))))
-        out.append("(each seat: bid/won score (luck) -points lost)")
+        out.append(_("(each seat: bid/won score (luck) -points lost)"))
     for s in a.seats:
         out.append("")
-        name = f"Seat {s['seat'] + 1} {a.players[s['seat']]}"
+        name = _("Seat {n}").format(n=s['seat'] + 1) + f" {a.players[s['seat']]}"
         if not s["top"]:
-            out.append(f"{name}: no significant mistake.")
+            out.append(_("{name}: no significant mistake.").format(name=name))
             continue
-        out.append(f"{name}, largest mistakes:")
+        out.append(_("{name}, largest mistakes:").format(name=name))
         out.extend(f"  {m['text']}" for m in s["top"])
     return "\n".join(out) + "\n"
 
@@ -109,27 +112,27 @@ def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
     """The analysis as rich renderables (needs rich)."""
     from rich.table import Table
     from rich.text import Text
-    t = Table(title="Where the points went", title_justify="left")
+    t = Table(title=_("Where the points went"), title_justify="left")
     for k in _HEAD:
-        t.add_column(_HEAD[k], justify="left" if k == "seat" else "right")
+        t.add_column(_(_HEAD[k]), justify="left" if k == "seat" else "right")
     for r in summary_rows(a):
         t.add_row(*[r[k] for k in _HEAD])
-    out: list = [t, Text(_NOTE.format(min=a.settings.get("min_loss", 0.5)), style="dim")]
+    out: list = [t, Text(_(_NOTE).format(min=a.settings.get("min_loss", 0.5)), style="dim")]
     if hands:
-        ht = Table(title="Hand by hand (bid/won score (luck) -points lost)", title_justify="left")
-        ht.add_column("hand", justify="right")
-        ht.add_column("cards", justify="right")
+        ht = Table(title=_("Hand by hand (bid/won score (luck) -points lost)"), title_justify="left")
+        ht.add_column(_("hand"), justify="right")
+        ht.add_column(_("cards"), justify="right")
         for s, p in enumerate(a.players):
             ht.add_column(f"{s + 1} {p}", justify="right")
         for row in _hand_rows(a):
             ht.add_row(*row)
         out.append(ht)
     for seat in a.seats:
-        name = f"Seat {seat['seat'] + 1} {a.players[seat['seat']]}"
+        name = _("Seat {n}").format(n=seat['seat'] + 1) + f" {a.players[seat['seat']]}"
         if not seat["top"]:
-            out.append(Text(f"{name}: no significant mistake."))
+            out.append(Text(_("{name}: no significant mistake.").format(name=name)))
             continue
-        out.append(Text(f"{name}, largest mistakes:", style="bold"))
+        out.append(Text(_("{name}, largest mistakes:").format(name=name), style="bold"))
         for m in seat["top"]:
             out.append(Text(f"  {m['text']}"))
     return out
