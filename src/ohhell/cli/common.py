@@ -7,7 +7,7 @@ import argparse
 from ..errors import RulesError
 from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
-from ..i18n import _
+from ..i18n import _, ngettext
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
            "name_list", "bot_list", "bot_listing"]
@@ -22,7 +22,8 @@ def parse_int_list(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected numbers separated by commas, not {text!r}").format(
+            text=text)) from None
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
@@ -70,7 +71,7 @@ def rules_or_fail(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as e:
-        raise UsageError(f"bad rules: {flag_words(str(e))}") from None
+        raise UsageError(_("bad rules: {reason}").format(reason=flag_words(str(e)))) from None
 
 
 def flag_words(message: str) -> str:
@@ -90,7 +91,7 @@ def name_list(text: str, n: int, flag: str = "--names") -> list[str]:
     """Comma-separated names, exactly ``n`` of them."""
     names = [x.strip() for x in text.split(",")]
     if len(names) != n:
-        raise UsageError(f"{flag} gives {len(names)} names for {n} players")
+        raise UsageError(_("{flag} gives {count} names for {n} players").format(flag=flag, count=len(names), n=n))
     return names
 
 
@@ -101,10 +102,12 @@ def bot_list(text: str, count: int, what: "str | None" = None) -> list[str]:
     if len(names) == 1:
         names = names * count
     if len(names) != count:
-        raise UsageError(f"--bots names {len(names)} bots for {what or f'{count} players'}")
+        raise UsageError(_("--bots names {count} bots for {seats}").format(
+            count=len(names), seats=what or ngettext("{n} player", "{n} players", count).format(n=count)))
     unknown = [x for x in names if x not in botlib.names()]
     if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}")
+        raise UsageError(_("unknown bot {name!r}; choose from {names}").format(
+            name=unknown[0], names=", ".join(botlib.names())))
     return names
 
 

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..tui.play import PlayApp, PlayOptions, default_save_path, default_settings, load_saved_game
     except ImportError as e:  # pragma: no cover - depends on the installation
-        print(f"ohhell play needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
+        print(_("ohhell play needs the terminal extra: pip install 'ohhell[tui]' ({reason})").format(reason=e),
+              file=sys.stderr)
         return 2
     from .. import bots as botlib
     from ..errors import OhHellError, RecordError
@@ -60,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
         names = [args.name] + list(DEFAULT_NAMES[1:n])
     seats = None
     if args.bots:
-        seats = [None] + bot_list(args.bots, n - 1, f"the {n - 1} other seats")
+        seats = [None] + bot_list(args.bots, n - 1, _("the {n} other seats").format(n=n - 1))
     dealer = None
     if args.dealer is not None:
         if not 1 <= args.dealer <= n:
-            raise UsageError(f"--dealer must be a seat from 1 to {n}")
+            raise UsageError(_("--dealer must be a seat from 1 to {n}").format(n=n))
         dealer = args.dealer - 1
     if args.delay < 0:
-        raise UsageError("--delay cannot be negative")
+        raise UsageError(_("--delay cannot be negative"))
     save = args.save or (args.resume or None) or default_save_path()
     options = PlayOptions(delay=args.delay, save_path=save, pause_after_hand=not args.no_pause,
                           seed=args.seed)
@@ -81,29 +82,31 @@ def run(args: argparse.Namespace) -> int:
             game, seats_saved = load_saved_game(path)
         except FileNotFoundError:
             if args.resume is not None:
-                print(f"ohhell play: no saved game at {path}", file=sys.stderr)
+                print(_("ohhell play: no saved game at {path}").format(path=path), file=sys.stderr)
                 return 2
             game = None
         except (RecordError, OhHellError) as e:
             if args.resume is not None:
-                print(f"ohhell play: cannot resume {path}: {e}", file=sys.stderr)
+                print(_("ohhell play: cannot resume {path}: {reason}").format(path=path, reason=e), file=sys.stderr)
                 return 2
-            print(f"ohhell play: ignoring the saved game in {path}: {e}", file=sys.stderr)
+            print(_("ohhell play: ignoring the saved game in {path}: {reason}").format(path=path, reason=e),
+                  file=sys.stderr)
             game = None
         except OSError as e:
-            print(f"ohhell play: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+            print(_("ohhell play: cannot read {path}: {reason}").format(path=path, reason=e.strerror or e),
+                  file=sys.stderr)
             return 2
         if game is not None and args.resume is None and game.is_over:
             game = None  # a finished game: nothing to resume
         if game is not None:
             resume = (game, seats_saved)
-            label = (f"Resume the saved game (hand {game.hand_index + 1} of {game.hand_count}, "
-                     f"{', '.join(game.names)})")
+            label = _("Resume the saved game (hand {n} of {count}, {names})").format(
+                n=game.hand_index + 1, count=game.hand_count, names=", ".join(game.names))
             options.save_path = path
     app = PlayApp(settings, options, setup=not (args.start or args.resume is not None),
                   resume=resume, resume_label=label)
     app.run()
     if app.table is not None and app.table.saved_to:
-        print(f"Game saved in {app.table.saved_to} (ohhell play --resume {app.table.saved_to}; "
-              f"ohhell replay {app.table.saved_to})")
+        print(_("Game saved in {path} (ohhell play --resume {path}; ohhell replay {path})").format(
+            path=app.table.saved_to))
     return 0
