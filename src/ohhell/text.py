@@ -9,6 +9,7 @@ place a 0-based seat becomes a label people read (``Seat 1``), and
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards",
            "seat_label", "card_words", "explain_illegal", "suit_name", "status_words", "describe_rules",
            "flag_label", "plan_words", "no_trump_words", "bid_summary_words", "variant_words", "undo_words",
-           "bids_range"]
+           "bids_range", "entry_words"]
 
 
 def seat_label(seat: int) -> str:
@@ -194,6 +195,58 @@ def undo_words(what: str) -> str:
     hand, name, verb, n = m.groups()
     return (_("hand {hand}: {name} bid {n}") if verb == "bid" else _("hand {hand}: {name} won {n}")).format(
         hand=hand, name=name, n=n)
+
+
+#: the score sheet's refusals met while entering, as patterns of its English messages
+_ENTRY = [(re.compile(p, re.DOTALL), k) for p, k in (
+    (r"(?P<text>'.*'|\".*\") is not a (?P<what>bid|number of tricks): type a whole number from 0 to (?P<n>\d+)",
+     "not"),
+    (r"type a (?P<what>bid|number of tricks): a whole number from 0 to (?P<n>\d+)", "type"),
+    (r"a (?P<what>bid|number of tricks) is 0 to (?P<n>\d+) in this hand, not (?P<value>.*)", "range"),
+    (r"(?P<name>.*) deals and, with the hook, may not bid (?P<bid>\d+): the bids would total (?P<n>\d+), "
+     r"the number of tricks", "hook"),
+    (r"(?P<name>.*) cannot have won (?P<won>\d+): the tricks would add up to (?P<total>\d+), "
+     r"but this hand has only (?P<n>\d+)", "too_many"),
+    (r"the tricks must add up to (?P<n>\d+): with (?P<so_far>.*) and (?P<entry>.*) they add up to "
+     r"(?P<total>\d+) \((?P<name>.*) must have won (?P<want>\d+), or correct an earlier entry\)", "add_up"),
+)]
+
+
+def entry_words(message: str) -> str:
+    """A score sheet's refusal (:class:`~ohhell.scoresheet.EntryError`'s English message) in
+    the current language, for the messages met while entering; any other stays English.
+    Nothing is decided here: the sheet's own message is only worded again."""
+    fixed = {"the bids of this hand are all in; enter the tricks won":
+             _("the bids of this hand are all in; enter the tricks won"),
+             "the game is over": _("the game is over"), "enter the bids first": _("enter the bids first"),
+             "nothing to take back: no bid has been entered": _("nothing to take back: no bid has been entered")}
+    if message in fixed:
+        return fixed[message]
+    for pattern, kind in _ENTRY:
+        m = pattern.fullmatch(message)
+        if not m:
+            continue
+        f = m.groupdict()
+        bid = f.get("what") == "bid"
+        if kind == "not":
+            return (_("{text} is not a bid: type a whole number from 0 to {n}") if bid else
+                    _("{text} is not a number of tricks: type a whole number from 0 to {n}")).format(**f)
+        if kind == "type":
+            return (_("type a bid: a whole number from 0 to {n}") if bid else
+                    _("type a number of tricks: a whole number from 0 to {n}")).format(**f)
+        if kind == "range":
+            return (_("a bid is 0 to {n} in this hand, not {value}") if bid else
+                    _("a number of tricks is 0 to {n} in this hand, not {value}")).format(**f)
+        if kind == "hook":
+            return _("{name} deals and, with the hook, may not bid {bid}: the bids would total {n}, "
+                     "the number of tricks").format(**f)
+        if kind == "too_many":
+            return _("{name} cannot have won {won}: the tricks would add up to {total}, but this hand has "
+                     "only {n}").format(**f)
+        if kind == "add_up":
+            return _("the tricks must add up to {n}: with {so_far} and {entry} they add up to {total} "
+                     "({name} must have won {want}, or correct an earlier entry)").format(**f)
+    return message
 
 
 def format_cards(cards, *, pretty: bool = False) -> str:

@@ -126,12 +126,18 @@ def test_the_scorekeeper_in_each_language(lang, tmp_path):
             assert t.gettext("the dealer turns the next card for trump") in text
             entry = app.screen.query_one("#entry", Input)
             assert entry.placeholder == t.gettext("a number, or ? for commands")
-            for typed in ("x", "1"):
+
+            async def enter(typed: str) -> str:
                 entry.focus()
                 entry.value = typed
                 await pilot.press("enter")
                 await pilot.pause()
-            text = screen_text(app)
+                return screen_text(app)
+            assert t.gettext("{text!r} is not a bid: type a whole number from 0 to {n} (or ? for the commands).").format(
+                text="x", n=2) in await enter("x")
+            # the sheet's own refusal (the core's English message), worded again
+            assert t.gettext("a bid is 0 to {n} in this hand, not {value}").format(n=2, value=5) in await enter("5")
+            text = await enter("1")
             assert t.gettext("{name} bids {n}.").format(name="Bob", n=1) in text
             if lang != "en":
                 assert "Bob bids 1." not in text and "Bid of Cat" not in text
