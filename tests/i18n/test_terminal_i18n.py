@@ -10,6 +10,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -410,3 +411,36 @@ def test_analyze_words_its_table(lang):
     for message in ("lost bidding", "luck", "skill", "(each seat: bid/won score (luck) -points lost)"):
         assert t.gettext(message) in text
     assert "lost bidding" not in text and "each seat: bid/won" not in text
+
+
+def test_marathi_in_a_real_terminal(tmp_path):
+    """``ohhell --lang mr play`` in tmux: the Devanagari labels reach a real terminal and the
+    game quits cleanly.  (Columns are not checked: tmux gives Devanagari's spacing vowel signs
+    a cell each, rich none, so lines with them are pushed right; docs/languages.md says so.)"""
+    spec = importlib.util.spec_from_file_location("tui_cli_tests", ROOT / "tests" / "tui" / "test_cli.py")
+    assert spec and spec.loader
+    cli_tests = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cli_tests)
+    save = tmp_path / "game.json"
+    env = dict(os.environ, OHHELL_HOME=str(tmp_path), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+               PYTHONPATH=str(ROOT / "src"))
+    cmd = [sys.executable, "-m", "ohhell.cli", "--lang", "mr", "play", "--start", "--players", "3",
+           "--hand-sizes", "1,2", "--bots", "random", "--delay", "0", "--seed", "smoke", "--dealer", "3",
+           "--save", str(save)]
+    rc = tmp_path / "rc"
+    q = cli_tests._quote
+    tmux = cli_tests.Tmux(tmp_path, ["sh", "-c", " ".join(q(x) for x in cmd) + f"; echo $? > {q(str(rc))}"], env)
+    t = translator("mr")
+    try:
+        screen = tmux.wait_for(t.gettext("Your bid:"))
+        assert t.gettext("Hand {n} of {count}").format(n=1, count=2) in screen
+        assert t.gettext("Bids — hand {n}").format(n=1) in screen and t.gettext("Scores") in screen
+        assert "Your bid" not in screen and "Scores" not in screen
+        tmux.keys("C-q")
+        end = time.monotonic() + 30
+        while not rc.exists():
+            assert time.monotonic() < end, tmux.screen()
+            time.sleep(0.1)
+        assert rc.read_text().strip() == "0"
+    finally:
+        tmux.run("kill-server")
