@@ -444,3 +444,21 @@ def test_marathi_in_a_real_terminal(tmp_path):
         assert rc.read_text().strip() == "0"
     finally:
         tmux.run("kill-server")
+
+
+def test_the_html_report_in_a_language():
+    import json
+
+    from ohhell.coach import analysis_of
+    from ohhell.coach.report import html_report
+    a = analysis_of(json.loads(GOLDEN.read_text()))
+    assert a is not None
+    with use_language("sq"):
+        page = html_report(a)
+    t = translator("sq")
+    assert '<html lang="sq">' in page
+    for message in ("Game analysis", "Where the points went", "Every decision", "Largest mistakes"):
+        assert t.gettext(message) in page
+    assert "Where the points went" not in page and "Every decision" not in page
+    with use_language("en"):
+        assert '<html lang="en">' in html_report(a) and "Where the points went" in html_report(a)

@@ -178,9 +178,9 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         pages = []
         for number, a in analyses:
-            title = f"Game analysis: {', '.join(a.players)}"
+            title = _("Game analysis: {names}").format(names=", ".join(a.players))
             if len(analyses) > 1:
-                title += f" (game {number})"
+                title += " (" + _("game {n}").format(n=number) + ")"
             pages.append(html_report(a, title=title))
         try:
             if len(pages) == 1:
