@@ -9,22 +9,77 @@ place a 0-based seat becomes a label people read (``Seat 1``), and
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
+# ohhell.i18n imports only the standard library at module level (Babel lazily, when a
+# catalog is first used), so the core may word its text through it.
+from .i18n import _, ngettext, pgettext
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import IllegalActionError
     from .game import Game
+    from .scoresheet import ScoreSheet
     from .view import View
 
 __all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards",
-           "seat_label", "card_words", "explain_illegal"]
+           "seat_label", "card_words", "explain_illegal", "suit_name", "status_words", "describe_rules",
+           "flag_label", "plan_words", "no_trump_words", "bid_summary_words", "variant_words", "undo_words",
+           "bids_range", "entry_words"]
 
 
 def seat_label(seat: int) -> str:
     """How people see a 0-based seat: ``Seat 1`` for seat 0 (and the default player names)."""
-    return f"Seat {seat + 1}"
+    return _("Seat {n}").format(n=seat + 1)
+
+
+def suit_name(suit: int) -> str:
+    """A suit's name in the current language (``hearts``), as it stands alone in a sentence."""
+    return (pgettext("suit", "clubs"), pgettext("suit", "diamonds"), pgettext("suit", "hearts"),
+            pgettext("suit", "spades"))[suit]
+
+
+def status_words(status: str) -> str:
+    """A seat's standing against its bid (:func:`ohhell.scoring.bid_status`'s English words,
+    which records and the API keep) in the current language."""
+    words = {"to bid": pgettext("status", "to bid"), "bid hidden": pgettext("status", "bid hidden"),
+             "bid in": pgettext("status", "bid in"), "made": pgettext("status", "made"),
+             "on bid": pgettext("status", "on bid")}
+    if status in words:
+        return words[status]
+    head, _sep, n = status.rpartition(" ")
+    if n.isdigit():
+        k = int(n)
+        if head == "over by":
+            return ngettext("over by {n}", "over by {n}", k).format(n=k)
+        if head == "under by":
+            return ngettext("under by {n}", "under by {n}", k).format(n=k)
+        if head == "needs":
+            return ngettext("needs {n}", "needs {n}", k).format(n=k)
+    return status
+
+
+def flag_label(flag: str) -> str:
+    """A rules flag (``simultaneous_bidding``) as people read it (``simultaneous bidding``)."""
+    return {"hook": _("hook"), "simultaneous_bidding": _("simultaneous bidding"),
+            "must_trump": _("must trump"), "missed_bid_scores_tricks": _("missed bid scores tricks"),
+            "zero_bid_scores_hand_size": _("zero bid scores hand size")}.get(flag, flag.replace("_", " "))
+
+
+def describe_rules(rules) -> str:
+    """:meth:`ohhell.rules.Rules.describe` in the current language (the same words in English)."""
+    from .rules import FLAGS
+    on = [flag_label(f) for f in FLAGS if getattr(rules, f)]
+    sizes = ",".join(map(str, rules.hand_sizes))
+    schedule = {"up": _("up"), "down": _("down"), "up-down": _("up-down"), "down-up": _("down-up"),
+                "custom": _("custom")}.get(rules.schedule, rules.schedule)
+    no_trump = {"last": pgettext("no trump", "last"), "largest": pgettext("no trump", "largest"),
+                "never": pgettext("no trump", "never")}.get(rules.no_trump, rules.no_trump)
+    text = ngettext("{n} player", "{n} players", rules.players).format(n=rules.players)
+    text += ", " + _("{schedule} ({sizes}), no trump: {no_trump}").format(
+        schedule=schedule, sizes=sizes, no_trump=no_trump)
+    return text + ("; " + ", ".join(on) if on else "")
 
 
 def card_words(card: int) -> str:
@@ -45,37 +100,153 @@ def explain_illegal(error: "IllegalActionError", names: "Sequence[str] | None" =
 
     def name(seat: "int | None") -> str:
         if seat is None:
-            return "another player"
+            return _("another player")
         return names[seat] if names is not None and 0 <= seat < len(names) else seat_label(seat)
 
     h = f.get("hand_size", 0)
     if code == "game_over":
-        return "The game is over."
+        return _("The game is over.")
     if code in ("not_your_turn", "no_such_seat"):
-        return f"It is not your turn: {name(f.get('to_act'))} is to act."
+        return _("It is not your turn: {name} is to act.").format(name=name(f.get('to_act')))
     if code == "already_bid":
-        return "You have already bid this hand."
+        return _("You have already bid this hand.")
     if code == "must_bid":
-        return f"Bid first: a whole number from 0 to {h}."
+        return _("Bid first: a whole number from 0 to {n}.").format(n=h)
     if code == "bid_too_high":
-        return f"Bids are 0 to {h}: this hand has {h} trick{'s' if h != 1 else ''}."
+        return bids_range(h)
     if code == "hook":
-        return (f"You deal and, with the hook, may not bid {f['bid']}: the bids would total {h}, "
-                f"the number of tricks.")
+        return _("You deal and, with the hook, may not bid {bid}: the bids would total {n}, "
+                 "the number of tricks.").format(bid=f['bid'], n=h)
     if code == "must_play":
-        return "The bidding is over: play a card."
+        return _("The bidding is over: play a card.")
     if code == "not_held":
-        return f"You do not hold {card_words(f['card'])}."
+        return _("You do not hold {card}.").format(card=card_words(f['card']))
     if code == "must_follow":
         led = f["led"]
-        return f"You must follow suit: you hold {SUIT_NAMES[led]} {SUIT_SYMBOLS[led]}."
+        return _("You must follow suit: you hold {suit} {symbol}.").format(
+            suit=suit_name(led), symbol=SUIT_SYMBOLS[led])
     if code == "must_trump":
         led, t = f["led"], f["trump"]
-        return (f"You cannot follow {SUIT_NAMES[led]}, so under must trump you must play a trump "
-                f"({SUIT_NAMES[t]} {SUIT_SYMBOLS[t]}).")
+        return _("You cannot follow {led}, so under must trump you must play a trump "
+                 "({trump} {symbol}).").format(led=suit_name(led), trump=suit_name(t), symbol=SUIT_SYMBOLS[t])
     if code == "not_an_action":
-        return "That is neither a bid nor a card."
-    return "That is not allowed now."
+        return _("That is neither a bid nor a card.")
+    return _("That is not allowed now.")
+
+
+def bids_range(h: int) -> str:
+    """``Bids are 0 to 3: this hand has 3 tricks.``"""
+    return ngettext("Bids are 0 to {n}: this hand has {n} trick.",
+                    "Bids are 0 to {n}: this hand has {n} tricks.", h).format(n=h)
+
+
+def plan_words(sheet: "ScoreSheet", hand: "int | None" = None) -> str:
+    """:meth:`~ohhell.scoresheet.ScoreSheet.describe_plan` in the current language (the same words in English)."""
+    p = sheet.plan(hand)
+    cards = ngettext("{n} card each", "{n} cards each", p.hand_size).format(n=p.hand_size)
+    if p.turns_trump:
+        trump = _("the dealer turns the next card for trump")
+    else:
+        trump = _("no trump: {reason}").format(reason=no_trump_words(p.no_trump_reason, p.hand_size))
+    return _("Hand {n} of {count}: {dealer} deals {cards}; {first} bids first and leads; {trump}").format(
+        n=p.number, count=sheet.hand_count, dealer=sheet.names[p.dealer], cards=cards,
+        first=sheet.names[p.first_bidder], trump=trump)
+
+
+def no_trump_words(reason: str, size: int) -> str:
+    """Why a hand has no trump (the sheet's English reason) in the current language."""
+    if reason == "the deal uses the whole deck":
+        return _("the deal uses the whole deck")
+    if reason == "the last hand is played without trump":
+        return _("the last hand is played without trump")
+    if reason.startswith("hands of "):
+        return ngettext("hands of {n} card are played without trump", "hands of {n} cards are played without trump",
+                        size).format(n=size)
+    return reason
+
+
+def bid_summary_words(sheet: "ScoreSheet", hand: "int | None" = None) -> str:
+    """:meth:`~ohhell.scoresheet.ScoreSheet.bid_summary` in the current language."""
+    k = sheet.hand_index if hand is None else hand
+    p = sheet.plan(k)
+    total = sum(b for b in sheet.bids(k) if b is not None)
+    rel = (_("= tricks") if total == p.hand_size else
+           _("{n} under").format(n=p.hand_size - total) if total < p.hand_size else
+           _("{n} over").format(n=total - p.hand_size))
+    return ngettext("bids total {total} of {n} trick ({rel})", "bids total {total} of {n} tricks ({rel})",
+                    p.hand_size).format(total=total, n=p.hand_size, rel=rel)
+
+
+def variant_words(label: str) -> str:
+    """A scoring variant's label (:meth:`~ohhell.scoresheet.ScoreSheet.scoring_comparison`) in the current language."""
+    words = {"base scoring": _("base scoring"), "missed bids score tricks": _("missed bids score tricks"),
+             "made 0 scores 5 + hand size": _("made 0 scores 5 + hand size")}
+    for english, words_here in words.items():
+        label = label.replace(english, words_here)
+    return label
+
+
+def undo_words(what: str) -> str:
+    """What :meth:`~ohhell.scoresheet.ScoreSheet.undo` took back (``hand 2: Ada bid 1``) in the current language."""
+    import re
+    m = re.fullmatch(r"hand (\d+): (.*) (bid|won) (\d+)", what, re.DOTALL)
+    if not m:
+        return what
+    hand, name, verb, n = m.groups()
+    return (_("hand {hand}: {name} bid {n}") if verb == "bid" else _("hand {hand}: {name} won {n}")).format(
+        hand=hand, name=name, n=n)
+
+
+#: the score sheet's refusals met while entering, as patterns of its English messages
+_ENTRY = [(re.compile(p, re.DOTALL), k) for p, k in (
+    (r"(?P<text>'.*'|\".*\") is not a (?P<what>bid|number of tricks): type a whole number from 0 to (?P<n>\d+)",
+     "not"),
+    (r"type a (?P<what>bid|number of tricks): a whole number from 0 to (?P<n>\d+)", "type"),
+    (r"a (?P<what>bid|number of tricks) is 0 to (?P<n>\d+) in this hand, not (?P<value>.*)", "range"),
+    (r"(?P<name>.*) deals and, with the hook, may not bid (?P<bid>\d+): the bids would total (?P<n>\d+), "
+     r"the number of tricks", "hook"),
+    (r"(?P<name>.*) cannot have won (?P<won>\d+): the tricks would add up to (?P<total>\d+), "
+     r"but this hand has only (?P<n>\d+)", "too_many"),
+    (r"the tricks must add up to (?P<n>\d+): with (?P<so_far>.*) and (?P<entry>.*) they add up to "
+     r"(?P<total>\d+) \((?P<name>.*) must have won (?P<want>\d+), or correct an earlier entry\)", "add_up"),
+)]
+
+
+def entry_words(message: str) -> str:
+    """A score sheet's refusal (:class:`~ohhell.scoresheet.EntryError`'s English message) in
+    the current language, for the messages met while entering; any other stays English.
+    Nothing is decided here: the sheet's own message is only worded again."""
+    fixed = {"the bids of this hand are all in; enter the tricks won":
+             _("the bids of this hand are all in; enter the tricks won"),
+             "the game is over": _("the game is over"), "enter the bids first": _("enter the bids first"),
+             "nothing to take back: no bid has been entered": _("nothing to take back: no bid has been entered")}
+    if message in fixed:
+        return fixed[message]
+    for pattern, kind in _ENTRY:
+        m = pattern.fullmatch(message)
+        if not m:
+            continue
+        f = m.groupdict()
+        bid = f.get("what") == "bid"
+        if kind == "not":
+            return (_("{text} is not a bid: type a whole number from 0 to {n}") if bid else
+                    _("{text} is not a number of tricks: type a whole number from 0 to {n}")).format(**f)
+        if kind == "type":
+            return (_("type a bid: a whole number from 0 to {n}") if bid else
+                    _("type a number of tricks: a whole number from 0 to {n}")).format(**f)
+        if kind == "range":
+            return (_("a bid is 0 to {n} in this hand, not {value}") if bid else
+                    _("a number of tricks is 0 to {n} in this hand, not {value}")).format(**f)
+        if kind == "hook":
+            return _("{name} deals and, with the hook, may not bid {bid}: the bids would total {n}, "
+                     "the number of tricks").format(**f)
+        if kind == "too_many":
+            return _("{name} cannot have won {won}: the tricks would add up to {total}, but this hand has "
+                     "only {n}").format(**f)
+        if kind == "add_up":
+            return _("the tricks must add up to {n}: with {so_far} and {entry} they add up to {total} "
+                     "({name} must have won {want}, or correct an earlier entry)").format(**f)
+    return message
 
 
 def format_cards(cards, *, pretty: bool = False) -> str:

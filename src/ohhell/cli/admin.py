@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from ..i18n import _
 
 HELP = ("look after a server's accounts: list-users, reset-password USER, set-bot USER, "
         "create-token USER --name NAME, list-tokens USER, revoke-token USER ID")
@@ -21,40 +22,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="admin_command", metavar="ACTION")
     db_help = ("the server's database: an SQLite file (default: $OHHELL_DB or "
                "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
-    lu = sub.add_parser("list-users", help="list the accounts (username, created, live sessions)",
-                        description="List the accounts: username, when it was made, its live sessions.")
+    lu = sub.add_parser("list-users", help=_("list the accounts (username, created, live sessions)"),
+                        description=_("List the accounts: username, when it was made, its live sessions."))
     lu.add_argument("--db", default=None, help=db_help)
-    rp = sub.add_parser("reset-password", help="set a new password for USER and sign them out everywhere",
-                        description="Set a new password for USER (read from a prompt, or from standard "
-                                    "input's first line) and end every session of the account.")
-    rp.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    rp = sub.add_parser("reset-password", help=_("set a new password for USER and sign them out everywhere"),
+                        description=_("Set a new password for USER (read from a prompt, or from standard "
+                                    "input's first line) and end every session of the account."))
+    rp.add_argument("user", metavar="USER", help=_("the username (case does not matter)"))
     rp.add_argument("--db", default=None, help=db_help)
-    sb = sub.add_parser("set-bot", help="mark USER as a bot account (a program), or --off: a person's",
-                        description="Mark USER as a bot account: a program playing through the bot API, shown "
+    sb = sub.add_parser("set-bot", help=_("mark USER as a bot account (a program), or --off: a person's"),
+                        description=_("Mark USER as a bot account: a program playing through the bot API, shown "
                                     "as a bot at tables, in the lobby, on its player page and the leaderboard. "
                                     "A running server sees the mark when the account next connects with a token, "
-                                    "or at its restart.")
-    sb.add_argument("user", metavar="USER", help="the username (case does not matter)")
-    sb.add_argument("--off", action="store_true", help="unmark it: the account is a person's")
+                                    "or at its restart."))
+    sb.add_argument("user", metavar="USER", help=_("the username (case does not matter)"))
+    sb.add_argument("--off", action="store_true", help=_("unmark it: the account is a person's"))
     sb.add_argument("--db", default=None, help=db_help)
-    ct = sub.add_parser("create-token", help="make an API token for USER and print it (once)",
-                        description="Make an API token for USER, for a program that plays as that account "
+    ct = sub.add_parser("create-token", help=_("make an API token for USER and print it (once)"),
+                        description=_("Make an API token for USER, for a program that plays as that account "
                                     "(Authorization: Bearer ohh_... on the websocket). It is printed once; the "
-                                    "database keeps only its hash.")
-    ct.add_argument("user", metavar="USER", help="the username (case does not matter)")
-    ct.add_argument("--name", required=True, help="what the token is for (1 to 40 characters)")
+                                    "database keeps only its hash."))
+    ct.add_argument("user", metavar="USER", help=_("the username (case does not matter)"))
+    ct.add_argument("--name", required=True, help=_("what the token is for (1 to 40 characters)"))
     ct.add_argument("--db", default=None, help=db_help)
-    lt = sub.add_parser("list-tokens", help="list USER's API tokens (id, name, first characters, last use)",
-                        description="List USER's API tokens: id, name, first characters, created, last used.")
-    lt.add_argument("user", metavar="USER", help="the username (case does not matter)")
+    lt = sub.add_parser("list-tokens", help=_("list USER's API tokens (id, name, first characters, last use)"),
+                        description=_("List USER's API tokens: id, name, first characters, created, last used."))
+    lt.add_argument("user", metavar="USER", help=_("the username (case does not matter)"))
     lt.add_argument("--db", default=None, help=db_help)
-    rt = sub.add_parser("revoke-token", help="revoke USER's API token ID (see list-tokens), or --all",
-                        description="Revoke one of USER's API tokens (its ID from list-tokens), or all of them "
+    rt = sub.add_parser("revoke-token", help=_("revoke USER's API token ID (see list-tokens), or --all"),
+                        description=_("Revoke one of USER's API tokens (its ID from list-tokens), or all of them "
                                     "with --all. A running server refuses it at the next connection; a socket "
-                                    "already open with it is closed within a minute.")
-    rt.add_argument("user", metavar="USER", help="the username (case does not matter)")
-    rt.add_argument("token_id", metavar="ID", nargs="?", help="the token's id")
-    rt.add_argument("--all", action="store_true", help="revoke every token of the account")
+                                    "already open with it is closed within a minute."))
+    rt.add_argument("user", metavar="USER", help=_("the username (case does not matter)"))
+    rt.add_argument("token_id", metavar="ID", nargs="?", help=_("the token's id"))
+    rt.add_argument("--all", action="store_true", help=_("revoke every token of the account"))
     rt.add_argument("--db", default=None, help=db_help)
 
 

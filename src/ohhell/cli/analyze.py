@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import sys
+from ..i18n import N_, _, ngettext
 
-HELP = "analyse a game: the points each bid and card lost, luck against skill (a table, an annotated record, --html)"
+HELP = N_("analyse a game: the points each bid and card lost, luck against skill (a table, an annotated record, --html)")
 
 
 def _positive(text: str) -> int:
@@ -23,26 +24,26 @@ def _positive(text: str) -> int:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..coach import DEFAULT_SAMPLES, MIN_LOSS
     p.add_argument("file", metavar="FILE",
-                   help="a record (.json), records (.jsonl, one per line) or a web game's download")
+                   help=_("a record (.json), records (.jsonl, one per line) or a web game's download"))
     p.add_argument("--game", type=_positive, default=None, metavar="N",
-                   help="only record N of a .jsonl file (1 = the first; default: every record)")
+                   help=_("only record N of a .jsonl file (1 = the first; default: every record)"))
     p.add_argument("-o", "--output", default=None, metavar="PATH",
-                   help="write the annotated record(s) here (default: FILE's name with .analysis.json, "
-                        ".analysis.jsonl for several; '-' for standard output)")
-    p.add_argument("--no-save", action="store_true", help="do not write the annotated record")
-    p.add_argument("--html", default=None, metavar="PATH", help="also write a standalone page with charts")
+                   help=_("write the annotated record(s) here (default: FILE's name with .analysis.json, "
+                        ".analysis.jsonl for several; '-' for standard output)"))
+    p.add_argument("--no-save", action="store_true", help=_("do not write the annotated record"))
+    p.add_argument("--html", default=None, metavar="PATH", help=_("also write a standalone page with charts"))
     p.add_argument("--samples", type=_positive, default=DEFAULT_SAMPLES,
-                   help=f"sampled deals per decision (default {DEFAULT_SAMPLES}; more is slower and surer)")
-    p.add_argument("--seed", default="0", help="the analysis's seed (the same file and seed give the same analysis)")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="use N processes (default 1)")
-    p.add_argument("--no-luck", action="store_true", help="skip luck (the replays of each seat's cards)")
+                   help=_("sampled deals per decision (default {n}; more is slower and surer)").format(n=DEFAULT_SAMPLES))
+    p.add_argument("--seed", default="0", help=_("the analysis's seed (the same file and seed give the same analysis)"))
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help=_("use N processes (default 1)"))
+    p.add_argument("--no-luck", action="store_true", help=_("skip luck (the replays of each seat's cards)"))
     p.add_argument("--luck-replays", type=_positive, default=1, metavar="N",
-                   help="average N replays for each luck (2 or more: with an interval; each costs about a tenth more)")
+                   help=_("average N replays for each luck (2 or more: with an interval; each costs about a tenth more)"))
     p.add_argument("--min-loss", type=float, default=MIN_LOSS, metavar="POINTS",
-                   help=f"flag mistakes of at least this many points (default {MIN_LOSS})")
-    p.add_argument("--top", type=_positive, default=5, metavar="N", help="mistakes to list per seat (default 5)")
-    p.add_argument("--brief", action="store_true", help="leave out the hand-by-hand table")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=_("flag mistakes of at least this many points (default {n})").format(n=MIN_LOSS))
+    p.add_argument("--top", type=_positive, default=5, metavar="N", help=_("mistakes to list per seat (default 5)"))
+    p.add_argument("--brief", action="store_true", help=_("leave out the hand-by-hand table"))
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
 
 
 def _default_output(path: str, several: bool) -> str:
@@ -68,7 +69,7 @@ class _Progress:
         except ImportError:   # pragma: no cover - rich comes with the tui extra
             return
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("decisions"), TimeRemainingColumn(), console=Console(stderr=True),
+                            TextColumn(_("decisions")), TimeRemainingColumn(), console=Console(stderr=True),
                             transient=True)
 
     def __enter__(self) -> "_Progress":
@@ -117,21 +118,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     if not (args.min_loss >= 0):
-        return fail(f"--min-loss must be 0 or more, not {args.min_loss}")
+        return fail(_("--min-loss must be 0 or more, not {value}").format(value=args.min_loss))
     try:
         content = read_file(args.file)
     except OSError as e:
-        return fail(f"cannot read {args.file}: {e.strerror or e}")
+        return fail(_("cannot read {path}: {reason}").format(path=args.file, reason=e.strerror or e))
     except OhHellError as e:
         return fail(f"{args.file}: {e}")
     if content.kind == SCORESHEET:
-        return fail(f"{args.file} is a score sheet (ohhell score): it has no bids or cards to analyse")
+        return fail(_("{path} is a score sheet (ohhell score): it has no bids or cards to analyse").format(
+            path=args.file))
     records = content.records
     numbers = list(range(1, len(records) + 1))
     if args.game is not None:
         if args.game > len(records):
-            return fail(f"--game must be 1 to {len(records)} ({args.file} holds {len(records)} "
-                        f"record{'s' if len(records) != 1 else ''})")
+            return fail(ngettext("--game must be 1 to {n} ({path} holds {n} record)",
+                                 "--game must be 1 to {n} ({path} holds {n} records)", len(records)).format(
+                n=len(records), path=args.file))
         numbers = [args.game]
     several = content.kind == RECORDS and len(numbers) > 1
     seed: "int | str" = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
@@ -142,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             where = f"{args.file}, record {number}" if content.kind == RECORDS else args.file
             if not isinstance(rec, dict):
                 return fail(f"{where}: a record is a JSON object")
-            label = f"game {number}" if content.kind == RECORDS else "analysing"
+            label = _("game {n}").format(n=number) if content.kind == RECORDS else _("analysing")
             try:
                 a = analyze_game(rec, samples=args.samples, seed=seed, jobs=args.jobs,
                                  progress=progress.start(label), luck=not args.no_luck,
@@ -157,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         if to_stdout:
             break
         if len(analyses) > 1:
-            out.write(f"\n=== Game {number} ===\n")
+            out.write("\n=== " + _("Game {n}").format(n=number) + " ===\n")
             out.flush()
         _print(a, args.brief)
     if not args.no_save:
@@ -170,14 +173,14 @@ def run(args: argparse.Namespace) -> int:
             try:
                 atomic_write_text(path, text)
             except OSError as e:
-                return fail(f"cannot write {path}: {e.strerror or e}")
-            print(f"annotated record written to {path}", file=sys.stderr)
+                return fail(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e))
+            print(_("annotated record written to {path}").format(path=path), file=sys.stderr)
     if args.html:
         pages = []
         for number, a in analyses:
-            title = f"Game analysis: {', '.join(a.players)}"
+            title = _("Game analysis: {names}").format(names=", ".join(a.players))
             if len(analyses) > 1:
-                title += f" (game {number})"
+                title += " (" + _("game {n}").format(n=number) + ")"
             pages.append(html_report(a, title=title))
         try:
             if len(pages) == 1:
@@ -186,11 +189,11 @@ def run(args: argparse.Namespace) -> int:
             else:
                 root, ext = os.path.splitext(args.html)
                 written = []
-                for (number, _), page in zip(analyses, pages):
+                for (number, _a), page in zip(analyses, pages):
                     path = f"{root}-{number}{ext or '.html'}"
                     atomic_write_text(path, page)
                     written.append(path)
         except OSError as e:
-            return fail(f"cannot write {args.html}: {e.strerror or e}")
-        print(f"page written to {', '.join(written)}", file=sys.stderr)
+            return fail(_("cannot write {path}: {reason}").format(path=args.html, reason=e.strerror or e))
+        print(_("page written to {paths}").format(paths=', '.join(written)), file=sys.stderr)
     return 0

@@ -9,32 +9,33 @@ import os
 import sys
 
 from .common import CommandFailed, UsageError, add_ray_argument, add_rules_arguments, bot_listing, open_pool, rules_or_fail
+from ..i18n import _, N_
 
-HELP = "play bots against each other in duplicate (same deals, seats rotated) and rate them"
+HELP = N_("play bots against each other in duplicate (same deals, seats rotated) and rate them")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default="expert,heuristic",
-                   help="comma-separated bot specs, repeated around the table; a spec is a name with "
+                   help=_("comma-separated bot specs, repeated around the table; a spec is a name with "
                         "optional options, e.g. expert:iterations=60 (default: expert,heuristic); "
-                        "see --list-bots")
+                        "see --list-bots"))
     p.add_argument("--deals", type=int, default=20,
-                   help="deal sets: each is one game's deals, replayed once per rotation of the seats "
-                        "(default 20)")
-    p.add_argument("--seed", default="arena", help="base seed: deal set i is dealt from 'SEED:i'")
+                   help=_("deal sets: each is one game's deals, replayed once per rotation of the seats "
+                        "(default 20)"))
+    p.add_argument("--seed", default="arena", help=_("base seed: deal set i is dealt from 'SEED:i'"))
     p.add_argument("--jobs", type=int, default=0,
-                   help="worker processes (default: every core); with --ray, games at once on the cluster "
-                        "(default: its CPUs)")
+                   help=_("worker processes (default: every core); with --ray, games at once on the cluster "
+                          "(default: its CPUs)"))
     add_ray_argument(p)
-    p.add_argument("--seconds", type=float, default=None, help="time budget per decision for every bot")
+    p.add_argument("--seconds", type=float, default=None, help=_("time budget per decision for every bot"))
     p.add_argument("--iterations", type=int, default=None,
-                   help="iteration budget per decision for every bot (search bots: sampled deals)")
+                   help=_("iteration budget per decision for every bot (search bots: sampled deals)"))
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write the results as JSON to FILE (or '-': standard output, instead of the table)")
-    p.add_argument("--plot", default=None, metavar="FILE.png", help="save a chart of the results")
-    p.add_argument("--out", default=None, metavar="FILE.jsonl", help="also write every game's record")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--list-bots", action="store_true", help="list the bots (with their levels) and exit")
+                   help=_("write the results as JSON to FILE (or '-': standard output, instead of the table)"))
+    p.add_argument("--plot", default=None, metavar="FILE.png", help=_("save a chart of the results"))
+    p.add_argument("--out", default=None, metavar="FILE.jsonl", help=_("also write every game's record"))
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
+    p.add_argument("--list-bots", action="store_true", help=_("list the bots (with their levels) and exit"))
     add_rules_arguments(p)
 
 

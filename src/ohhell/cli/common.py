@@ -7,6 +7,7 @@ import argparse
 from ..errors import RulesError
 from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
+from ..i18n import _, ngettext
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
            "name_list", "bot_list", "bot_listing", "CommandFailed", "add_ray_argument", "open_pool"]
@@ -21,20 +22,21 @@ def parse_int_list(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected numbers separated by commas, not {text!r}").format(
+            text=text)) from None
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, players_default: int = 4) -> None:
     """Add every rules field as a flag (docs/interfaces.md §3), plus ``--preset``."""
-    g = parser.add_argument_group("rules (every field of a record's rules; see README)")
+    g = parser.add_argument_group(_("rules (every field of a record's rules; see README)"))
     g.add_argument("--preset", choices=list(PRESETS), default=None,
-                   help="start from a named preset; other flags override it")
-    g.add_argument("--players", type=int, default=None, help=f"3 to 7 (default {players_default})")
-    g.add_argument("--schedule", choices=SCHEDULES, default=None, help="hand sizes: up, down, up-down, down-up")
+                   help=_("start from a named preset; other flags override it"))
+    g.add_argument("--players", type=int, default=None, help=_("3 to 7 (default {n})").format(n=players_default))
+    g.add_argument("--schedule", choices=SCHEDULES, default=None, help=_("hand sizes: up, down, up-down, down-up"))
     g.add_argument("--hand-sizes", type=parse_int_list, default=None, metavar="N,N,...",
-                   help="custom hand sizes, e.g. 1,2,3")
+                   help=_("custom hand sizes, e.g. 1,2,3"))
     g.add_argument("--no-trump", choices=NO_TRUMP_OPTIONS, default=None,
-                   help="hands without trump: last (default), largest, never")
+                   help=_("hands without trump: last (default), largest, never"))
     for f in _FLAGS:
         g.add_argument("--" + f.replace("_", "-"), action=argparse.BooleanOptionalAction, default=None)
     parser.set_defaults(_players_default=players_default)
@@ -69,7 +71,7 @@ def rules_or_fail(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as e:
-        raise UsageError(f"bad rules: {flag_words(str(e))}") from None
+        raise UsageError(_("bad rules: {reason}").format(reason=flag_words(str(e)))) from None
 
 
 def flag_words(message: str) -> str:
@@ -89,7 +91,7 @@ def name_list(text: str, n: int, flag: str = "--names") -> list[str]:
     """Comma-separated names, exactly ``n`` of them."""
     names = [x.strip() for x in text.split(",")]
     if len(names) != n:
-        raise UsageError(f"{flag} gives {len(names)} names for {n} players")
+        raise UsageError(_("{flag} gives {count} names for {n} players").format(flag=flag, count=len(names), n=n))
     return names
 
 
@@ -100,10 +102,12 @@ def bot_list(text: str, count: int, what: "str | None" = None) -> list[str]:
     if len(names) == 1:
         names = names * count
     if len(names) != count:
-        raise UsageError(f"--bots names {len(names)} bots for {what or f'{count} players'}")
+        raise UsageError(_("--bots names {count} bots for {seats}").format(
+            count=len(names), seats=what or ngettext("{n} player", "{n} players", count).format(n=count)))
     unknown = [x for x in names if x not in botlib.names()]
     if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r}; choose from {', '.join(botlib.names())}")
+        raise UsageError(_("unknown bot {name!r}; choose from {names}").format(
+            name=unknown[0], names=", ".join(botlib.names())))
     return names
 
 
@@ -136,9 +140,9 @@ class CommandFailed(UsageError):
 def add_ray_argument(parser: argparse.ArgumentParser) -> None:
     """``--ray [ADDRESS]``: spread the work over a Ray cluster (docs/ray.md)."""
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                        help="spread the games over a Ray cluster: the head node's HOST:PORT, or no "
-                             "address to start Ray on this machine (needs: pip install 'ohhell[ray]'); "
-                             "the same seed gives the same results as a local run")
+                        help=_("spread the games over a Ray cluster: the head node's HOST:PORT, or no "
+                               "address to start Ray on this machine (needs: pip install 'ohhell[ray]'); "
+                               "the same seed gives the same results as a local run"))
 
 
 def open_pool(args: argparse.Namespace, jobs: int = 1):

@@ -4,26 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "write a game record as PBN (every hand) or as OpenSpiel's oh_hell history (one hand)"
+HELP = N_("write a game record as PBN (every hand) or as OpenSpiel's oh_hell history (one hand)")
 
 FORMATS = ("pbn", "openspiel")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a record (.json) or records (.jsonl, one per line)")
+    p.add_argument("file", metavar="FILE", help=_("a record (.json) or records (.jsonl, one per line)"))
     p.add_argument("--format", choices=FORMATS, required=True,
-                   help="pbn: PBN 2.1 with ohhell's Oh Hell tags; openspiel: pyspiel's serialize_game_and_state text")
+                   help=_("pbn: PBN 2.1 with ohhell's Oh Hell tags; openspiel: pyspiel's serialize_game_and_state text"))
     p.add_argument("--hand", type=int, default=None, metavar="N",
-                   help="only hand N (1 = the first); openspiel needs it for a game of several hands")
+                   help=_("only hand N (1 = the first); openspiel needs it for a game of several hands"))
     p.add_argument("--game", type=int, default=None, metavar="N",
-                   help="which record of a .jsonl file, 1 = the first (pbn: default every game)")
-    p.add_argument("-o", "--output", default=None, metavar="OUT", help="write here (default: standard output)")
+                   help=_("which record of a .jsonl file, 1 = the first (pbn: default every game)"))
+    p.add_argument("-o", "--output", default=None, metavar="OUT", help=_("write here (default: standard output)"))
     p.add_argument("--rescore", action="store_true",
-                   help="openspiel: export a hand played under other rules, scored as OpenSpiel scores it")
-    p.add_argument("--event", default=None, help="pbn: the Event tag (default: the record's, else 'Oh Hell')")
-    p.add_argument("--site", default=None, help="pbn: the Site tag (default: the record's, else '?')")
-    p.add_argument("--date", default=None, help="pbn: the Date tag, YYYY.MM.DD (default: the record's, else unknown)")
+                   help=_("openspiel: export a hand played under other rules, scored as OpenSpiel scores it"))
+    p.add_argument("--event", default=None, help=_("pbn: the Event tag (default: the record's, else 'Oh Hell')"))
+    p.add_argument("--site", default=None, help=_("pbn: the Site tag (default: the record's, else '?')"))
+    p.add_argument("--date", default=None, help=_("pbn: the Date tag, YYYY.MM.DD (default: the record's, else unknown)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "read a PBN file or an OpenSpiel oh_hell serialization and write it as a game record"
+HELP = N_("read a PBN file or an OpenSpiel oh_hell serialization and write it as a game record")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE",
-                   help="a .pbn file, or the text of pyspiel.serialize_game_and_state (the format is detected)")
+                   help=_("a .pbn file, or the text of pyspiel.serialize_game_and_state (the format is detected)"))
     p.add_argument("-o", "--output", default=None, metavar="OUT.json",
-                   help="write the record here (several games: JSON Lines); default: standard output")
+                   help=_("write the record here (several games: JSON Lines); default: standard output"))
 
 
 def detect_format(text: str) -> str:

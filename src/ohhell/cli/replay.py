@@ -4,35 +4,36 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "step through a game record forwards and backwards (needs the 'tui' extra)"
+HELP = N_("step through a game record forwards and backwards (needs the 'tui' extra)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE",
-                   help="a record (.json), records (.jsonl, one per line) or a score sheet")
-    p.add_argument("--game", type=int, default=1, help="which record of a .jsonl file, 1 = the first")
+                   help=_("a record (.json), records (.jsonl, one per line) or a score sheet"))
+    p.add_argument("--game", type=int, default=1, help=_("which record of a .jsonl file, 1 = the first"))
     p.add_argument("--seat", type=int, default=None,
-                   help="show only what this seat (1 to N) saw (default: everyone's cards)")
+                   help=_("show only what this seat (1 to N) saw (default: everyone's cards)"))
     p.add_argument("--at", type=int, default=None, metavar="N",
-                   help="start after action N (negative: from the end; default: the start)")
+                   help=_("start after action N (negative: from the end; default: the start)"))
     p.add_argument("--analyze", "--analyse", action="store_true",
-                   help="analyse the game first (with a progress bar), save the annotated record as "
+                   help=_("analyse the game first (with a progress bar), save the annotated record as "
                         "NAME.analysis.json beside FILE, and show the coach's annotations "
-                        "(an annotated record shows them without this)")
+                        "(an annotated record shows them without this)"))
     p.add_argument("--samples", type=_positive, default=None,
-                   help="with --analyze: sampled deals per decision (default: ohhell analyze's)")
+                   help=_("with --analyze: sampled deals per decision (default: ohhell analyze's)"))
     p.add_argument("--no-save", action="store_true",
-                   help="with --analyze: keep the analysis in memory, write no file")
+                   help=_("with --analyze: keep the analysis in memory, write no file"))
 
 
 def _positive(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected a whole number, not {text!r}").format(text=text)) from None
     if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {n}").format(n=v))
     return v
 
 
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..tui.replay import ReplayApp, Replayer, load_file
     except ImportError as e:  # pragma: no cover - depends on the installation
-        print(f"ohhell replay needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
+        print(_("ohhell replay needs the terminal extra: pip install 'ohhell[tui]' ({reason})").format(reason=e),
+              file=sys.stderr)
         return 2
     from ..errors import OhHellError
     from ..scoresheet import ScoreSheet
@@ -48,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         content = load_file(args.file)
     except OSError as e:
-        print(f"ohhell replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+        print(_("ohhell replay: cannot read {path}: {reason}").format(path=args.file, reason=e.strerror or e),
+              file=sys.stderr)
         return 2
     except OhHellError as e:
         print(f"ohhell replay: {args.file}: {e}", file=sys.stderr)
@@ -57,18 +60,18 @@ def run(args: argparse.Namespace) -> int:
     seat = None
     if not isinstance(content, ScoreSheet):
         if not 1 <= args.game <= len(content):
-            print(f"ohhell replay: --game must be 1 to {len(content)}", file=sys.stderr)
+            print(_("ohhell replay: --game must be 1 to {n}").format(n=len(content)), file=sys.stderr)
             return 2
         index = args.game - 1
         try:
             rep = Replayer(content[index])
         except OhHellError as e:
-            where = f" (game {index + 1})" if len(content) > 1 else ""
+            where = " (" + _("game {n}").format(n=index + 1) + ")" if len(content) > 1 else ""
             print(f"ohhell replay: {args.file}{where}: {e}", file=sys.stderr)
             return 2
         if args.seat is not None:
             if not 1 <= args.seat <= rep.game.players:
-                print(f"ohhell replay: --seat must be 1 to {rep.game.players}", file=sys.stderr)
+                print(_("ohhell replay: --seat must be 1 to {n}").format(n=rep.game.players), file=sys.stderr)
                 return 2
             seat = args.seat - 1
         if args.analyze:
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             if rc:
                 return rc
     elif args.analyze:
-        print(f"ohhell replay: {args.file} is a score sheet: it has no bids or cards to analyse", file=sys.stderr)
+        print(_("ohhell replay: {path} is a score sheet: it has no bids or cards to analyse").format(path=args.file),
+              file=sys.stderr)
         return 2
     app = ReplayApp(content, index=index, seat=seat, position=args.at, source=args.file)
     app.run()
@@ -97,13 +101,14 @@ def _analyze(args: argparse.Namespace, records: list, index: int) -> int:
     try:
         with _Progress(True) as progress:
             a = analyze_game(records[index], samples=samples,
-                             progress=progress.start(f"Analysing game {index + 1}" if len(records) > 1
-                                                     else "Analysing"))
+                             progress=progress.start(_("Analysing game {n}").format(n=index + 1)
+                                                     if len(records) > 1 else _("Analysing")))
     except (OhHellError, ValueError) as e:
-        print(f"ohhell replay: {args.file}: cannot analyse it: {e}", file=sys.stderr)
+        print(_("ohhell replay: {path}: cannot analyse it: {reason}").format(path=args.file, reason=e),
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("ohhell replay: analysis interrupted", file=sys.stderr)
+        print(_("ohhell replay: analysis interrupted"), file=sys.stderr)
         return 130
     records[index] = annotate(records[index], a)
     if not args.no_save:
@@ -114,8 +119,8 @@ def _analyze(args: argparse.Namespace, records: list, index: int) -> int:
         try:
             atomic_write_text(out, json.dumps(records[index], ensure_ascii=False) + "\n")
         except OSError as e:
-            print(f"ohhell replay: could not save the analysis to {out}: {e.strerror or e} "
-                  "(replaying it anyway)", file=sys.stderr)
+            print(_("ohhell replay: could not save the analysis to {path}: {reason} "
+                    "(replaying it anyway)").format(path=out, reason=e.strerror or e), file=sys.stderr)
         else:
-            print(f"ohhell replay: the annotated record is saved in {out}", file=sys.stderr)
+            print(_("ohhell replay: the annotated record is saved in {path}").format(path=out), file=sys.stderr)
     return 0

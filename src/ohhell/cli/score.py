@@ -7,22 +7,23 @@ import os
 import sys
 
 from .common import UsageError, add_rules_arguments, name_list, rules_or_fail
+from ..i18n import _, N_
 
-HELP = "keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)"
+HELP = N_("keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default=None, metavar="FILE",
-                   help="the score sheet (saved after every entry; resumed when it exists; default: "
-                        "scoresheet.json in $OHHELL_HOME or ~/.local/share/ohhell)")
+                   help=_("the score sheet (saved after every entry; resumed when it exists; default: "
+                        "scoresheet.json in $OHHELL_HOME or ~/.local/share/ohhell)"))
     p.add_argument("--new", action="store_true",
-                   help="start a new sheet even if FILE exists (the old one is kept as FILE-DATE.json)")
-    p.add_argument("--names", default=None, help="comma-separated names, clockwise")
-    p.add_argument("--dealer", type=int, default=None, help="the first dealer's seat, 1 to N (default 1)")
+                   help=_("start a new sheet even if FILE exists (the old one is kept as FILE-DATE.json)"))
+    p.add_argument("--names", default=None, help=_("comma-separated names, clockwise"))
+    p.add_argument("--dealer", type=int, default=None, help=_("the first dealer's seat, 1 to N (default 1)"))
     p.add_argument("--start", action="store_true",
-                   help="skip the setup screen (needs --names) and start at once")
+                   help=_("skip the setup screen (needs --names) and start at once"))
     p.add_argument("--print", action="store_true", dest="print_table",
-                   help="print the sheet's score table and exit (no full screen)")
+                   help=_("print the sheet's score table and exit (no full screen)"))
     add_rules_arguments(p)
 
 
@@ -39,23 +40,25 @@ def run(args: argparse.Namespace) -> int:
         try:
             sheet = ScoreSheet.load(path)
         except RecordError as e:
-            print(f"ohhell score: {path} is not a score sheet this version can read: {e}\n"
-                  f"(it is left untouched; pass another FILE, or --new to start over and keep it "
-                  f"under another name)", file=sys.stderr)
+            print(_("ohhell score: {path} is not a score sheet this version can read: {reason}\n"
+                    "(it is left untouched; pass another FILE, or --new to start over and keep it "
+                    "under another name)").format(path=path, reason=e), file=sys.stderr)
             return 2
         except OSError as e:
-            print(f"ohhell score: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+            print(_("ohhell score: cannot read {path}: {reason}").format(path=path, reason=e.strerror or e),
+                  file=sys.stderr)
             return 2
     if args.print_table:
         if sheet is None:
-            print(f"ohhell score: no score sheet at {path}", file=sys.stderr)
+            print(_("ohhell score: no score sheet at {path}").format(path=path), file=sys.stderr)
             return 2
         print(sheet_text(sheet))
         return 0
     try:
         from ..tui.score import ScoreApp, settings_for
     except ImportError as e:  # pragma: no cover - depends on the installation
-        print(f"ohhell score needs the terminal extra: pip install 'ohhell[tui]' ({e})", file=sys.stderr)
+        print(_("ohhell score needs the terminal extra: pip install 'ohhell[tui]' ({reason})").format(reason=e),
+              file=sys.stderr)
         return 2
     if args.names and args.players is None:
         # The number of names sets the number of players when --players is not given.
@@ -67,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
     dealer = None
     if args.dealer is not None:
         if not 1 <= args.dealer <= rules.players:
-            raise UsageError(f"--dealer must be a seat from 1 to {rules.players}")
+            raise UsageError(_("--dealer must be a seat from 1 to {n}").format(n=rules.players))
         dealer = args.dealer - 1
     if args.start and names is None and sheet is None:
-        raise UsageError("--start needs --names")
+        raise UsageError(_("--start needs --names"))
     settings = settings_for(rules, names, dealer)
     if args.start and sheet is None:
         try:
@@ -80,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     app = ScoreApp(path, settings, sheet=sheet, setup=not args.start)
     app.run()
     if app.sheet is not None:
-        print(f"Score sheet saved in {path} — `ohhell score{'' if args.file is None else ' ' + path}` "
-              f"resumes it.")
+        print(_("Score sheet saved in {path} — `{command}` resumes it.").format(
+            path=path, command="ohhell score" + ("" if args.file is None else " " + path)))
     return app.return_code or 0   # non-zero when the app stopped on an error
 
 

@@ -9,21 +9,22 @@ import time
 
 from .common import (CommandFailed, UsageError, add_ray_argument, add_rules_arguments, bot_list, bot_listing,
                      name_list, open_pool, rules_or_fail)
+from ..i18n import _, N_
 
-HELP = "let bots play games against each other and write the records (JSON Lines)"
+HELP = N_("let bots play games against each other and write the records (JSON Lines)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default=None,
-                   help="comma-separated bot names, one per seat, or one name for every seat "
-                        "(default: heuristic); see --list-bots")
-    p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+                   help=_("comma-separated bot names, one per seat, or one name for every seat "
+                        "(default: heuristic); see --list-bots"))
+    p.add_argument("--games", type=int, default=1, help=_("how many games (default 1)"))
     p.add_argument("--seed", default=None,
-                   help="base seed: game i is dealt from seed 'SEED:i' (default: a random base seed, printed)")
-    p.add_argument("--out", default=None, help="write the records here, one JSON object per line")
-    p.add_argument("--names", default=None, help="comma-separated player names")
-    p.add_argument("--quiet", action="store_true", help="print nothing but errors (and no progress bar)")
-    p.add_argument("--list-bots", action="store_true", help="list the bots (with their levels) and exit")
+                   help=_("base seed: game i is dealt from seed 'SEED:i' (default: a random base seed, printed)"))
+    p.add_argument("--out", default=None, help=_("write the records here, one JSON object per line"))
+    p.add_argument("--names", default=None, help=_("comma-separated player names"))
+    p.add_argument("--quiet", action="store_true", help=_("print nothing but errors (and no progress bar)"))
+    p.add_argument("--list-bots", action="store_true", help=_("list the bots (with their levels) and exit"))
     add_ray_argument(p)
     add_rules_arguments(p)
 

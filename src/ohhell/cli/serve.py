@@ -4,55 +4,56 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "serve Oh Hell in the browser: a lobby, tables with friends and bots, replays (http://127.0.0.1:8000)"
+HELP = N_("serve Oh Hell in the browser: a lobby, tables with friends and bots, replays (http://127.0.0.1:8000)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 to let others on your network in)")
-    p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
+                   help=_("address to listen on (default 127.0.0.1; 0.0.0.0 to let others on your network in)"))
+    p.add_argument("--port", type=_port, default=8000, help=_("port, 1 to 65535 (default 8000)"))
     p.add_argument("--db", default=None,
-                   help="where tables are kept: an SQLite file (default: $OHHELL_DB or "
-                        "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
+                   help=_("where tables are kept: an SQLite file (default: $OHHELL_DB or "
+                        "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL"))
     p.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
-                   help="how long a bot waits before it acts, so people can follow (default 0.7)")
+                   help=_("how long a bot waits before it acts, so people can follow (default 0.7)"))
     p.add_argument("--bot-pool", choices=("process", "thread"), default="process",
-                   help="where bots think: worker processes (default) or threads")
+                   help=_("where bots think: worker processes (default) or threads"))
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
-                   help="bot workers (default: CPUs - 1, at least 1)")
+                   help=_("bot workers (default: CPUs - 1, at least 1)"))
     p.add_argument("--create-limit", type=float, default=30.0, metavar="N",
-                   help="tables one address may create per minute (default 30; 0: no limit)")
+                   help=_("tables one address may create per minute (default 30; 0: no limit)"))
     p.add_argument("--max-open-tables", type=int, default=20, metavar="N",
-                   help="tables one address may have where no game has started yet (default 20)")
+                   help=_("tables one address may have where no game has started yet (default 20)"))
     p.add_argument("--unstarted-expiry", type=float, default=60.0, metavar="MINUTES",
-                   help="a table where no game ever started is removed this long after its last "
-                        "change, once nobody is connected (default 60)")
+                   help=_("a table where no game ever started is removed this long after its last "
+                        "change, once nobody is connected (default 60)"))
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
-                   help="a reverse proxy whose X-Forwarded-For/-Proto headers are believed (repeat it, or "
+                   help=_("a reverse proxy whose X-Forwarded-For/-Proto headers are believed (repeat it, or "
                         "separate with commas; an address or a network such as 10.0.0.0/8). Without it "
-                        "those headers are ignored, so a client cannot pick the address its limits count")
+                        "those headers are ignored, so a client cannot pick the address its limits count"))
     p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
-                   help="a page origin (e.g. https://cards.example.org) whose websockets are accepted "
-                        "besides the server's own host (repeatable)")
+                   help=_("a page origin (e.g. https://cards.example.org) whose websockets are accepted "
+                        "besides the server's own host (repeatable)"))
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="close a connection that has not sent a whole request head in this time "
-                        "(default 10)")
+                   help=_("close a connection that has not sent a whole request head in this time "
+                        "(default 10)"))
     p.add_argument("--max-sockets-per-address", type=int, default=200, metavar="N",
-                   help="open websockets one address may hold at once; more are refused (default 200, "
-                        "0 for no limit; behind a proxy, name it with --trusted-proxy)")
+                   help=_("open websockets one address may hold at once; more are refused (default 200, "
+                          "0 for no limit; behind a proxy, name it with --trusted-proxy)"))
     p.add_argument("--bot-seconds", type=float, default=None, metavar="SECONDS",
-                   help="how long a bot may think per move when the server is not busy (default: each "
-                        "bot's own); under load it gets less")
+                   help=_("how long a bot may think per move when the server is not busy (default: each "
+                        "bot's own); under load it gets less"))
     p.add_argument("--analysis-samples", type=int, default=None, metavar="N",
-                   help="sampled deals per decision of each finished game's analysis, shown on its replay "
+                   help=_("sampled deals per decision of each finished game's analysis, shown on its replay "
                         "(default 48; more is slower and has smaller error bars; it runs in a worker of "
-                        "its own that waits whenever the bots need the CPU)")
+                        "its own that waits whenever the bots need the CPU)"))
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run the finished games' analyses on a Ray cluster (HOST:PORT of its head node; "
-                        "no address: Ray started here) instead of a local process (docs/ray.md)")
+                   help=_("run the finished games' analyses on a Ray cluster (HOST:PORT of its head node; "
+                          "no address: Ray started here) instead of a local process (docs/ray.md)"))
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
-    p.add_argument("--access-log", action="store_true", help="log every HTTP request")
+    p.add_argument("--access-log", action="store_true", help=_("log every HTTP request"))
 
 
 def _port(text: str) -> int:

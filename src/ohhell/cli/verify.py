@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ..i18n import _, N_
 
-HELP = "check game records: replay every action and every derived field"
+HELP = N_("check game records: replay every action and every derived field")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="RECORD", help="a record (.json) or records (.jsonl)")
+    p.add_argument("files", nargs="+", metavar="RECORD", help=_("a record (.json) or records (.jsonl)"))
 
 
 def check_fair_dealer(rec: dict) -> "str | None":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import N_, _, get_language, ngettext
 from .analysis import GameAnalysis
 from .evaluate import Z95
 
@@ -43,11 +44,12 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
     return rows
 
 
-_HEAD = {"seat": "seat", "score": "score", "cards": "cards", "lost_bid": "lost bidding",
-         "lost_play": "lost playing", "lost": "lost in all", "fall": "fall", "luck": "luck", "skill": "skill",
-         "mistakes": "mistakes"}
+#: the summary's column headings (worded where shown: ``_(_HEAD[k])``)
+_HEAD = {"seat": N_("seat"), "score": N_("score"), "cards": N_("cards"), "lost_bid": N_("lost bidding"),
+         "lost_play": N_("lost playing"), "lost": N_("lost in all"), "fall": N_("fall"), "luck": N_("luck"),
+         "skill": N_("skill"), "mistakes": N_("mistakes")}
 
-_NOTE = ("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
+_NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
          "luck: what the analysis bot scored with the same cards in a replay of the real deal "
@@ -66,7 +68,7 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
                 if "luck" in r:
                     cell += f" (luck {r['luck']})"
             else:
-                cell = "unfinished"
+                cell = _("unfinished")
             lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
             cell += f" -{lost:.1f}" if lost >= 0 else f" +{-lost:.1f}"
             row.append(cell)
@@ -79,28 +81,29 @@ def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
     out = []
     rows = summary_rows(a)
     keys = list(_HEAD)
-    widths = {k: max(len(_HEAD[k]), *(len(r[k]) for r in rows)) for k in keys}
-    out.append("  ".join(_HEAD[k].ljust(widths[k]) for k in keys))
+    heads = {k: _(_HEAD[k]) for k in keys}
+    widths = {k: max(len(heads[k]), *(len(r[k]) for r in rows)) for k in keys}
+    out.append("  ".join(heads[k].ljust(widths[k]) for k in keys))
     for r in rows:
         out.append("  ".join(r[k].ljust(widths[k]) for k in keys))
     out.append("")
-    out.append(_NOTE.format(min=a.settings.get("min_loss", 0.5)))
+    out.append(_(_NOTE).format(min=a.settings.get("min_loss", 0.5)))
     if hands:
         out.append("")
-        head = ["hand", "cards"] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
+        head = [_("hand"), _("cards")] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
         body = _hand_rows(a)
         w = [max(len(head[i]), *(len(r[i]) for r in body)) for i in range(len(head))]
         out.append("  ".join(head[i].ljust(w[i]) for i in range(len(head))))
         for line in body:
             out.append("  ".join(line[i].ljust(w[i]) for i in range(len(head))))
-        out.append("(each seat: bid/won score (luck) -points lost)")
+        out.append(_("(each seat: bid/won score (luck) -points lost)"))
     for s in a.seats:
         out.append("")
-        name = f"Seat {s['seat'] + 1} {a.players[s['seat']]}"
+        name = _("Seat {n}").format(n=s['seat'] + 1) + f" {a.players[s['seat']]}"
         if not s["top"]:
-            out.append(f"{name}: no significant mistake.")
+            out.append(_("{name}: no significant mistake.").format(name=name))
             continue
-        out.append(f"{name}, largest mistakes:")
+        out.append(_("{name}, largest mistakes:").format(name=name))
         out.extend(f"  {m['text']}" for m in s["top"])
     return "\n".join(out) + "\n"
 
@@ -109,27 +112,27 @@ def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
     """The analysis as rich renderables (needs rich)."""
     from rich.table import Table
     from rich.text import Text
-    t = Table(title="Where the points went", title_justify="left")
+    t = Table(title=_("Where the points went"), title_justify="left")
     for k in _HEAD:
-        t.add_column(_HEAD[k], justify="left" if k == "seat" else "right")
+        t.add_column(_(_HEAD[k]), justify="left" if k == "seat" else "right")
     for r in summary_rows(a):
         t.add_row(*[r[k] for k in _HEAD])
-    out: list = [t, Text(_NOTE.format(min=a.settings.get("min_loss", 0.5)), style="dim")]
+    out: list = [t, Text(_(_NOTE).format(min=a.settings.get("min_loss", 0.5)), style="dim")]
     if hands:
-        ht = Table(title="Hand by hand (bid/won score (luck) -points lost)", title_justify="left")
-        ht.add_column("hand", justify="right")
-        ht.add_column("cards", justify="right")
+        ht = Table(title=_("Hand by hand (bid/won score (luck) -points lost)"), title_justify="left")
+        ht.add_column(_("hand"), justify="right")
+        ht.add_column(_("cards"), justify="right")
         for s, p in enumerate(a.players):
             ht.add_column(f"{s + 1} {p}", justify="right")
         for row in _hand_rows(a):
             ht.add_row(*row)
         out.append(ht)
     for seat in a.seats:
-        name = f"Seat {seat['seat'] + 1} {a.players[seat['seat']]}"
+        name = _("Seat {n}").format(n=seat['seat'] + 1) + f" {a.players[seat['seat']]}"
         if not seat["top"]:
-            out.append(Text(f"{name}: no significant mistake."))
+            out.append(Text(_("{name}: no significant mistake.").format(name=name)))
             continue
-        out.append(Text(f"{name}, largest mistakes:", style="bold"))
+        out.append(Text(_("{name}, largest mistakes:").format(name=name), style="bold"))
         for m in seat["top"]:
             out.append(Text(f"  {m['text']}"))
     return out
@@ -254,18 +257,20 @@ td,th{border-color:#2c2f33}.ax{fill:#aaa}.grid{stroke:#2c2f33}.mistake td{backgr
 
 def _values_text(d: dict) -> str:
     if d.get("forced"):
-        return "the only legal action"
+        return _("the only legal action")
     vals = sorted(d["values"], key=lambda v: -v["mean"])
     text = ", ".join(f"{v['action']}: {v['mean']:.1f} ± {Z95 * v['se']:.1f}" for v in vals)
     probs = (d.get("tricks") or {}).get(str(d["action"]))
     if probs:
-        text += f"; after bidding {d['action']}, tricks taken: " + ", ".join(
+        text += "; " + _("after bidding {bid}, tricks taken:").format(bid=d['action']) + " " + ", ".join(
             f"{t}: {100 * p:.0f}%" for t, p in enumerate(probs) if p >= 0.005)
     return text
 
 
-def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
-    """The analysis as one standalone HTML page (inline SVG charts, no external asset)."""
+def html_report(a: GameAnalysis, *, title: "str | None" = None) -> str:
+    """The analysis as one standalone HTML page (inline SVG charts, no external asset), in the
+    current language."""
+    title = _("Game analysis") if title is None else title
     n = len(a.players)
     colours = [COLORS[s % len(COLORS)] for s in range(n)]
     names = [f"{s + 1} {p}" for s, p in enumerate(a.players)]
@@ -278,10 +283,10 @@ def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
             r = h["seats"][s]
             tot.append(tot[-1] + r["score"])
             luck.append(luck[-1] + r.get("luck", 0))
-        series.append((f"{names[s]}: score", colours[s], tot, False))
+        series.append((f"{names[s]}: " + _("score"), colours[s], tot, False))
         if all("luck" in h["seats"][s] for h in done):
-            series.append((f"{names[s]}: luck", colours[s], luck, True))
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            series.append((f"{names[s]}: " + _("luck"), colours[s], luck, True))
+    parts = ["<!DOCTYPE html>", f'<html lang="{_e(get_language())}"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
              f"<h1>{_e(title)}</h1>",
@@ -289,47 +294,50 @@ def html_report(a: GameAnalysis, *, title: str = "Game analysis") -> str:
                  f'<span class="swatch" style="background:{colours[s]}"></span>{_e(names[s])}' for s in range(n))
              + "</p>"]
     st = a.settings
-    parts.append(f'<p class="note">{_e(_NOTE.format(min=st.get("min_loss", 0.5)))}</p>')
-    parts.append(f'<p class="note">Method: {_e(st.get("method", ""))}; {_e(st.get("samples"))} sampled deals per '
-                 f'decision, seed {_e(st.get("seed"))}.</p>')
+    parts.append(f'<p class="note">{_e(_(_NOTE).format(min=st.get("min_loss", 0.5)))}</p>')
+    parts.append('<p class="note">' + _e(_("Method: {method}; {samples} sampled deals per decision, seed {seed}.").format(
+        method=st.get("method", ""), samples=st.get("samples"), seed=st.get("seed"))) + "</p>")
 
-    parts.append("<h2>Where the points went</h2><table><tr>" +
-                 "".join(f"<th>{_e(_HEAD[k])}</th>" for k in _HEAD) + "</tr>")
+    parts.append("<h2>" + _e(_("Where the points went")) + "</h2><table><tr>" +
+                 "".join("<th>" + _e(_(_HEAD[k])) + "</th>" for k in _HEAD) + "</tr>")
     for r in summary_rows(a):
         parts.append("<tr>" + "".join(f"<td>{_e(r[k])}</td>" for k in _HEAD) + "</tr>")
     parts.append("</table>")
-    parts.append(_bar_chart(names, [("cards", "#b7d7a8", [float(s.get("cards", 0)) for s in a.seats]),
-                                    ("luck", "#8fb8de", [float(s.get("luck", 0)) for s in a.seats]),
-                                    ("score", "#2b6cb0", [float(s["score"]) for s in a.seats]),
-                                    ("lost bidding", "#f4a261", [s["lost_bid"] for s in a.seats]),
-                                    ("lost playing", "#e76f51", [s["lost_play"] for s in a.seats])],
-                            "Cards, luck, score and points lost, by seat"))
+    parts.append(_bar_chart(names, [(_("cards"), "#b7d7a8", [float(s.get("cards", 0)) for s in a.seats]),
+                                    (_("luck"), "#8fb8de", [float(s.get("luck", 0)) for s in a.seats]),
+                                    (_("score"), "#2b6cb0", [float(s["score"]) for s in a.seats]),
+                                    (_("lost bidding"), "#f4a261", [s["lost_bid"] for s in a.seats]),
+                                    (_("lost playing"), "#e76f51", [s["lost_play"] for s in a.seats])],
+                            _("Cards, luck, score and points lost, by seat")))
     if done:
-        parts.append(_line_chart(series, xl, "Running total: score (solid) and luck (dashed)"))
+        parts.append(_line_chart(series, xl, _("Running total: score (solid) and luck (dashed)")))
     parts.append(_bar_chart([str(h["hand"] + 1) for h in a.hands],
                             [(names[s], colours[s], [h["seats"][s]["lost_bid"] + h["seats"][s]["lost_play"]
                                                      for h in a.hands]) for s in range(n)],
-                            "Points lost, hand by hand", height=260))
+                            _("Points lost, hand by hand"), height=260))
 
-    parts.append("<h2>Largest mistakes</h2>")
+    parts.append("<h2>" + _e(_("Largest mistakes")) + "</h2>")
     for seat in a.seats:
         parts.append(f"<h3>{_e(names[seat['seat']])}</h3>")
         if not seat["top"]:
-            parts.append('<p class="note">No significant mistake.</p>')
+            parts.append('<p class="note">' + _e(_("No significant mistake.")) + "</p>")
         else:
             parts.append("<ol>" + "".join(f"<li>{_e(m['text'])}</li>" for m in seat["top"]) + "</ol>")
 
-    parts.append("<h2>Every decision</h2>")
+    parts.append("<h2>" + _e(_("Every decision")) + "</h2>")
     for h in a.hands:
         lost = sum(r["lost_bid"] + r["lost_play"] for r in h["seats"])
         flagged = sum(1 for d in h["decisions"] if d["mistake"])
-        parts.append(f"<details><summary>Hand {h['hand'] + 1} ({h['hand_size']} card"
-                     f"{'s' if h['hand_size'] != 1 else ''}): {lost:.1f} points lost, {flagged} mistake"
-                     f"{'s' if flagged != 1 else ''}</summary>")
-        parts.append("<table><tr><th>seat</th><th>what</th><th>taken</th><th>best</th><th>lost</th>"
-                     "<th class=vals>every legal action (expected points)</th></tr>")
+        summary = (_("Hand {n}").format(n=h['hand'] + 1) + " ("
+                   + ngettext("{n} card", "{n} cards", h['hand_size']).format(n=h['hand_size']) + "): "
+                   + _("{lost} points lost").format(lost=f"{lost:.1f}") + ", "
+                   + ngettext("{n} mistake", "{n} mistakes", flagged).format(n=flagged))
+        parts.append(f"<details><summary>{_e(summary)}</summary>")
+        parts.append("<table><tr>" + "".join(f"<th>{_e(x)}</th>" for x in (
+            _("seat"), _("what"), _("taken"), _("best"), _("lost"))) +
+            "<th class=vals>" + _e(_("every legal action (expected points)")) + "</th></tr>")
         for d in h["decisions"]:
-            what = "bid" if d["kind"] == "bid" else f"trick {d['trick']}"
+            what = _("bid") if d["kind"] == "bid" else _("trick {n}").format(n=d['trick'])
             cls = ' class="mistake"' if d["mistake"] else ""
             loss = "-" if d.get("forced") else f"{d['loss']:.1f} {_pm(d['loss_se'])}"
             parts.append(f"<tr{cls}><td>{_e(names[d['seat']])}</td><td>{_e(what)}</td><td>{_e(d['action'])}</td>"

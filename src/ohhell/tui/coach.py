@@ -30,7 +30,9 @@ from textual.widgets import Button, ProgressBar, Static
 from ..actions import Play
 from ..coach import DEFAULT_SAMPLES, GameAnalysis, analyze_game, annotate
 from ..files import atomic_write_text
+from ..i18n import N_, _, format_number, ngettext
 from .render import PLAYER_COLORS, card_text
+from .widgets import word_bindings
 
 __all__ = ["flat_decisions", "decision_panel", "mistake_text", "hand_loss_row", "summary_body", "SummaryScreen",
            "AnalysingScreen", "analysis_path", "Z95"]
@@ -54,9 +56,16 @@ def flat_decisions(analysis: GameAnalysis) -> list[tuple[dict, dict]]:
     return [(h, d) for h in analysis.hands for d in h["decisions"]]
 
 
+def _num(x: float, digits: int, sign: bool = False) -> str:
+    """A number as the current language writes it, with ``digits`` decimals (and its sign)."""
+    if not sign:
+        return format_number(x, digits)
+    return ("-" if x < 0 else "+") + format_number(abs(x), digits)
+
+
 def _action_text(label: "int | str", kind: str) -> Text:
     if kind == "bid":
-        return Text(f"bid {label}")
+        return Text(_("bid {n}").format(n=label))
     return card_text(Play(str(label)).card)
 
 
@@ -67,39 +76,41 @@ def _who(names: Sequence[str], seat: int) -> Text:
 def decision_panel(hand: dict, d: dict, names: Sequence[str]) -> Group:
     """One decision's annotation: what was done, what was best, what it cost, every action's value."""
     kind = d["kind"]
-    head = Text("Coach: ", style="bold")
+    head = Text(_("Coach:") + " ", style="bold")
     head.append_text(_who(names, d["seat"]))
-    where = f"hand {hand['hand'] + 1}" + (f", trick {d['trick']}" if kind == "play" else "")
+    where = (_("hand {hand}, trick {trick}").format(hand=hand['hand'] + 1, trick=d['trick']) if kind == "play"
+             else _("hand {hand}").format(hand=hand['hand'] + 1))
     head.append(f" ({where}) ")
-    head.append("bid " if kind == "bid" else "played ")
+    head.append(_("bid") + " " if kind == "bid" else _("played") + " ")
     head.append_text(_action_text(d["action"], kind) if kind == "play" else Text(str(d["action"])))
     parts: list[Any] = [head]
     if d.get("forced"):
-        parts.append(Text("The only legal " + ("bid" if kind == "bid" else "card") + ": it costs nothing.",
-                          style="dim"))
+        parts.append(Text(_("The only legal bid: it costs nothing.") if kind == "bid" else
+                          _("The only legal card: it costs nothing."), style="dim"))
         return Group(*parts)
-    line = Text("Best: ")
+    line = Text(_("Best:") + " ")
     line.append_text(_action_text(d["best"], kind))
     loss, se = float(d["loss"]), float(d["loss_se"])
     if d["action"] == d["best"]:
-        line.append(" — the best choice", style="green")
+        line.append(" — " + _("the best choice"), style="green")
     elif loss <= 0:    # a card's loss is measured on held-out deals: a close call can dip below zero
-        line.append(f" · no measurable loss ({loss:+.2f} ± {Z95 * se:.2f} points)")
+        line.append(" · " + _("no measurable loss ({loss} ± {error} points)").format(
+            loss=_num(loss, 2, True), error=_num(Z95 * se, 2)))
     else:
-        line.append(f" · lost {loss:.2f} ± {Z95 * se:.2f} points")
+        line.append(" · " + _("lost {loss} ± {error} points").format(loss=_num(loss, 2), error=_num(Z95 * se, 2)))
     if d["mistake"]:
-        line.append("  ✗ MISTAKE", style="bold red")
+        line.append("  ✗ " + _("MISTAKE"), style="bold red")
     elif loss > 0:
-        line.append("  (within the noise)" if loss - Z95 * se <= 0 else "  (small)", style="dim")
+        line.append("  " + (_("(within the noise)") if loss - Z95 * se <= 0 else _("(small)")), style="dim")
 
     parts.append(line)
     values = d.get("values") or []
     if values:
         t = Table(pad_edge=False, box=None, title=Text(
-            "Expected score of each bid" if kind == "bid" else "Expected score of each card", style="bold"),
+            _("Expected score of each bid") if kind == "bid" else _("Expected score of each card"), style="bold"),
             title_justify="left")
-        t.add_column("choice", no_wrap=True)
-        t.add_column("value", justify="right")
+        t.add_column(_("choice"), no_wrap=True)
+        t.add_column(_("value"), justify="right")
         t.add_column("±", justify="right", style="dim")
         t.add_column("")
         means = [float(v["mean"]) for v in values]
@@ -112,9 +123,12 @@ def decision_panel(hand: dict, d: dict, names: Sequence[str]) -> Group:
             label = _action_text(v["action"], kind)
             if taken:
                 label.append(" ◀", style="bold")
-            t.add_row(label, f"{float(v['mean']):.2f}", f"{Z95 * float(v['se']):.2f}", Text(bar, style=style))
+            t.add_row(label, _num(float(v['mean']), 2), _num(Z95 * float(v['se']), 2), Text(bar, style=style))
         parts.append(t)
-        parts.append(Text(f"{d.get('deals', 0)} sampled deals, from {names[d['seat']]}'s view only", style="dim"))
+        deals = int(d.get('deals', 0))
+        parts.append(Text(ngettext("{n} sampled deal, from {name}'s view only",
+                                   "{n} sampled deals, from {name}'s view only", deals).format(
+            n=deals, name=names[d['seat']]), style="dim"))
     return Group(*parts)
 
 
@@ -122,8 +136,8 @@ def hand_loss_row(hand: dict, upto: int, names: Sequence[str], seat: "int | None
     """Points lost in ``hand`` by each seat in its first ``upto`` decisions (all of them for a
     hand already past), with the mistakes counted; only ``seat``'s when one view is shown."""
     ds = hand["decisions"][:upto]
-    t = Text(f"Hand {hand['hand'] + 1} points lost" + (" so far" if upto < len(hand["decisions"]) else "") + ": ",
-             style="bold")
+    t = Text((_("Hand {n} points lost so far:") if upto < len(hand["decisions"]) else
+              _("Hand {n} points lost:")).format(n=hand['hand'] + 1) + " ", style="bold")
     seats = range(len(names)) if seat is None else [seat]
     for i, s in enumerate(seats):
         mine = [d for d in ds if d["seat"] == s]
@@ -132,7 +146,7 @@ def hand_loss_row(hand: dict, upto: int, names: Sequence[str], seat: "int | None
         if i:
             t.append(" · ")
         t.append_text(_who(names, s))
-        t.append(f" {lost:.1f}")
+        t.append(" " + _num(lost, 1))
         if bad:
             t.append(f" ({bad}✗)", style="red")
     return t
@@ -142,16 +156,15 @@ def mistake_text(hand: dict, d: dict) -> Text:
     """A mistake in words, cards as symbols: ``hand 4, trick 1: played 4♦, 8♦ was best; it cost
     2.6 points (± 1.7)`` (:func:`ohhell.coach.describe_mistake`'s wording)."""
     kind = d["kind"]
-    t = Text(f"hand {hand['hand'] + 1}" + (f", trick {d['trick']}" if kind == "play" else "") + ": ")
+    t = Text((_("hand {hand}, trick {trick}").format(hand=hand['hand'] + 1, trick=d['trick']) if kind == "play"
+              else _("hand {hand}").format(hand=hand['hand'] + 1)) + ": ")
     if kind == "bid":
-        t.append(f"bid {d['action']}, {d['best']} was best")
+        t.append(_("bid {bid}, {best} was best").format(bid=d['action'], best=d['best']))
     else:
-        t.append("played ")
-        t.append_text(_action_text(d["action"], kind))
-        t.append(", ")
-        t.append_text(_action_text(d["best"], kind))
-        t.append(" was best")
-    t.append(f"; it cost {float(d['loss']):.1f} points (± {Z95 * float(d['loss_se']):.1f})")
+        played, best = _action_text(d["action"], kind).plain, _action_text(d["best"], kind).plain
+        t.append(_("played {card}, {best} was best").format(card=played, best=best))
+    t.append("; " + _("it cost {loss} points (± {error})").format(loss=_num(float(d['loss']), 1),
+                                                                   error=_num(Z95 * float(d['loss_se']), 1)))
     return t
 
 
@@ -172,16 +185,21 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
     parts: list[Any] = []
     whole = hands_done >= total_hands
     if whole:
-        title = "Game analysis"
+        title = _("Game analysis")
     elif hands_done == 0:
-        title = f"Game analysis — the decisions replayed so far (no hand finished yet, of {total_hands})"
+        title = _("Game analysis — the decisions replayed so far (no hand finished yet, of {count})").format(
+            count=total_hands)
     else:
-        title = (f"Game analysis — the {hands_done} hand{'s' if hands_done != 1 else ''} "
-                 f"replayed so far (of {total_hands})")
+        title = ngettext("Game analysis — the {n} hand replayed so far (of {count})",
+                         "Game analysis — the {n} hands replayed so far (of {count})", hands_done).format(
+            n=hands_done, count=total_hands)
     parts.append(Text(title, style="bold"))
     t = Table(pad_edge=False, box=None)
-    for col in ("seat", "score", "cards", "lost bidding", "lost playing", "fall", "luck", "skill", "mistakes"):
-        t.add_column(col, justify="left" if col == "seat" else "right", no_wrap=True)
+    columns = (("seat", _("seat")), ("score", _("score")), ("cards", _("cards")), ("lost bidding", _("lost bidding")),
+               ("lost playing", _("lost playing")), ("fall", _("fall")), ("luck", _("luck")),
+               ("skill", _("skill")), ("mistakes", _("mistakes")))
+    for col, heading in columns:
+        t.add_column(heading, justify="left" if col == "seat" else "right", no_wrap=True)
     reached = flat_decisions(analysis)[:upto]
     for s in range(n):
         rows = [h["seats"][s] for h in analysis.hands[:hands_done] if "score" in h["seats"][s]]
@@ -193,20 +211,21 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
         def f(x: "float | None", sign: bool = False) -> str:
             if x is None:
                 return "–"
-            x = round(x, 1)
-            return f"{x:+.1f}" if sign else f"{x:.1f}"
-        t.add_row(_who(names, s), str(score) if rows else "–", f(cards), f(lost_bid), f(lost_play),
+            return _num(round(x, 1), 1, sign)
+        t.add_row(_who(names, s), format_number(score) if rows else "–", f(cards), f(lost_bid), f(lost_play),
                   f(fall, True), f(luck), "–" if luck is None else f(score - luck, True),
                   str(mistakes) if rows else "–")
     parts.append(t)
-    parts.append(Text("score = cards − lost + fall; skill = score − luck (what the analysis bot "
-                      "scored with the same cards)." + ("" if whole else " Finished hands only: the hand "
-                                                        "in progress is in the coach panel."), style="dim"))
+    parts.append(Text(_("score = cards − lost + fall; skill = score − luck (what the analysis bot "
+                        "scored with the same cards).") + ("" if whole else " " + _("Finished hands only: the hand "
+                                                                              "in progress is in the coach panel.")),
+                      style="dim"))
     ms = [(h, d) for h, d in reached if d["mistake"] and (seat is None or d["seat"] == seat)]
     ms.sort(key=lambda hd: (-float(hd[1]["loss"]), hd[0]["hand"], hd[1]["index"]))
-    parts.append(Text("\nLargest mistakes" + ("" if seat is None else f" of {names[seat]}"), style="bold"))
+    parts.append(Text("\n" + (_("Largest mistakes") if seat is None else
+                              _("Largest mistakes of {name}").format(name=names[seat])), style="bold"))
     if not ms:
-        parts.append(Text("None so far." if not whole else "None: no decision clearly lost points.",
+        parts.append(Text(_("None so far.") if not whole else _("None: no decision clearly lost points."),
                           style="dim"))
     for h, d in ms[:top]:
         line = _who(names, d["seat"])
@@ -219,7 +238,7 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
 class SummaryScreen(ModalScreen):
     """The game's analysis summary (up to where the replay is)."""
 
-    BINDINGS = [Binding("escape,enter,a,q", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape,enter,a,q", "dismiss(None)", N_("Close"))]
     DEFAULT_CSS = """
     SummaryScreen { align: center middle; }
     #summary-box { width: 100; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
@@ -229,6 +248,7 @@ class SummaryScreen(ModalScreen):
 
     def __init__(self, body: Any) -> None:
         super().__init__()
+        word_bindings(self)
         self.body = body
 
     def compose(self) -> ComposeResult:
@@ -236,7 +256,7 @@ class SummaryScreen(ModalScreen):
             with VerticalScroll(id="summary-scroll"):
                 yield Static(self.body, id="summary-body")
             with Horizontal(classes="modal-buttons"):
-                yield Button("Close (Esc)", id="close", variant="primary")
+                yield Button(_("Close (Esc)"), id="close", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
@@ -248,7 +268,7 @@ class AnalysingScreen(ModalScreen):
     failed (the reason is shown as a notification).  With ``save_to`` the annotated record is
     written there (atomically) before it is returned."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
     DEFAULT_CSS = """
     AnalysingScreen { align: center middle; }
     #analysing-box { width: 70; height: auto; border: thick $accent; background: $surface; padding: 1 2; }
@@ -258,6 +278,7 @@ class AnalysingScreen(ModalScreen):
     def __init__(self, record: dict, *, samples: int = DEFAULT_SAMPLES, save_to: "str | None" = None,
                  seed: "int | str" = 0) -> None:
         super().__init__()
+        word_bindings(self)
         self.record = record
         self.samples = samples
         self.save_to = save_to
@@ -267,13 +288,13 @@ class AnalysingScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="analysing-box"):
-            yield Static(Text("Analysing the game", style="bold"), id="analysing-title")
-            yield Static(Text("Every bid and card is evaluated from its player's own view "
-                              f"({self.samples} sampled deals each).", style="dim"))
+            yield Static(Text(_("Analysing the game"), style="bold"), id="analysing-title")
+            yield Static(Text(_("Every bid and card is evaluated from its player's own view "
+                                "({n} sampled deals each).").format(n=self.samples), style="dim"))
             yield ProgressBar(total=None, show_eta=True, id="analysing-bar")
             yield Static("", id="analysing-note")
             with Horizontal(classes="modal-buttons"):
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def on_mount(self) -> None:
         self.run_worker(self._work, thread=True, exclusive=True, name="analysis")
@@ -285,7 +306,7 @@ class AnalysingScreen(ModalScreen):
 
     def _show(self, done: int, total: int) -> None:
         self.query_one("#analysing-bar", ProgressBar).update(total=max(1, total), progress=done)
-        self.query_one("#analysing-note", Static).update(f"{done} of {total} decisions")
+        self.query_one("#analysing-note", Static).update(_("{done} of {total} decisions").format(done=done, total=total))
 
     def _work(self) -> None:
         try:
@@ -296,11 +317,12 @@ class AnalysingScreen(ModalScreen):
         except _Cancelled:
             return
         except OSError as e:
-            self.app.call_from_thread(self._fail, f"Could not save the analysis to {self.save_to}: "
-                                                  f"{e.strerror or e}")
+            # worded on the app's thread, in its language (this worker thread has none of its own)
+            self.app.call_from_thread(self._fail, N_("Could not save the analysis to {path}: {reason}"),
+                                      path=self.save_to, reason=e.strerror or e)
             return
         except Exception as e:   # a record that does not replay, a bad setting: said, not a traceback
-            self.app.call_from_thread(self._fail, f"The analysis failed: {e}")
+            self.app.call_from_thread(self._fail, N_("The analysis failed: {reason}"), reason=e)
             return
         self.app.call_from_thread(self._done, rec)
 
@@ -308,7 +330,8 @@ class AnalysingScreen(ModalScreen):
         if not self.cancelled:
             self.dismiss(rec)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, **facts: object) -> None:
+        message = _(message).format(**facts)
         self.error = message
         self.app.notify(message, severity="error", markup=False, timeout=10)
         self.dismiss(None)

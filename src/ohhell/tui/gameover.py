@@ -12,10 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from ..coach import DEFAULT_SAMPLES
+from ..i18n import N_, _
 from ..view import View
 from .paths import shown_path
 from .render import score_rows_from_view, score_table, standings_table
-from .widgets import ChartView
+from .widgets import ChartView, word_bindings
 
 __all__ = ["GameOverScreen"]
 
@@ -23,8 +24,8 @@ __all__ = ["GameOverScreen"]
 class GameOverScreen(Screen):
     """Final standings and a chart of the scores over the hands."""
 
-    BINDINGS = [Binding("a", "analyse", "Analyse this game"), Binding("n", "new", "New game"),
-                Binding("q,escape", "quit", "Quit")]
+    BINDINGS = [Binding("a", "analyse", N_("Analyse this game")), Binding("n", "new", N_("New game")),
+                Binding("q,escape", "quit", N_("Quit"))]
 
     #: Sampled deals per decision of "Analyse this game" (``ohhell analyze``'s default).
     analysis_samples = DEFAULT_SAMPLES
@@ -32,6 +33,7 @@ class GameOverScreen(Screen):
     def __init__(self, names: Sequence[str], view: View, saved: "str | None",
                  record: "dict | None" = None) -> None:
         super().__init__()
+        word_bindings(self)
         self.names = list(names)
         self.view = view
         self.saved = saved
@@ -49,23 +51,24 @@ class GameOverScreen(Screen):
                 series[s].append(series[s][-1] + h.scores[s])
                 made[s] += h.bids[s] == h.tricks_won[s]
         win = [self.names[s] for s in v.winners]
-        headline = (f"{win[0]} wins!" if len(win) == 1 else f"{' and '.join(win)} share the win!")
+        headline = (_("{name} wins!").format(name=win[0]) if len(win) == 1 else
+                    _("{names} share the win!").format(names=_(" and ").join(win)))
         yield Header()
         with VerticalScroll(id="over"):
-            yield Static(Text(f"Game over — {headline}", style="bold bright_green"), id="over-title")
+            yield Static(Text(_("Game over") + " — " + headline, style="bold bright_green"), id="over-title")
             yield Static(standings_table(self.names, v.totals, made=made), id="standings")
-            yield Static(Text("Scores over the hands", style="bold"), classes="chart-title")
+            yield Static(Text(_("Scores over the hands"), style="bold"), classes="chart-title")
             yield ChartView(series, self.names, id="chart")
             yield Static(score_table(self.names, score_rows_from_view(v)), id="final-scores")
             if self.saved:
-                yield Static(Text(f"The record is saved in {shown_path(self.saved)} — replay it with "
-                                  f"`ohhell replay {shown_path(self.saved)}`", style="dim"), id="saved-note")
+                yield Static(Text(_("The record is saved in {path} — replay it with `ohhell replay {path}`").format(
+                    path=shown_path(self.saved)), style="dim"), id="saved-note")
             yield Static("", id="analysis-note")
             with Horizontal(classes="modal-buttons"):
                 if self.record is not None:
-                    yield Button("Analyse this game (a)", id="analyse", variant="success")
-                yield Button("New game (n)", id="new", variant="primary")
-                yield Button("Quit (q)", id="quit")
+                    yield Button(_("Analyse this game (a)"), id="analyse", variant="success")
+                yield Button(_("New game (n)"), id="new", variant="primary")
+                yield Button(_("Quit (q)"), id="quit")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -80,7 +83,7 @@ class GameOverScreen(Screen):
         """Analyse the game in a worker (a progress bar; Esc cancels), save the annotated record
         beside the saved game, and open the annotated replay (once analysed, it opens at once)."""
         if self.record is None:
-            self.notify("This game's record is not available to analyse.", severity="warning")
+            self.notify(_("This game's record is not available to analyse."), severity="warning")
             return
         if self.annotated is not None:
             self._open_replay(self.annotated)
@@ -97,9 +100,8 @@ class GameOverScreen(Screen):
         self.annotated = rec
         self.analysis_saved = analysis_path(self.saved) if self.saved else None
         if self.analysis_saved:
-            note = Text(f"The analysis is saved in {shown_path(self.analysis_saved)} — "
-                        f"`ohhell replay {shown_path(self.analysis_saved)}` shows it again; "
-                        "a reopens it here.", style="dim")
+            note = Text(_("The analysis is saved in {path} — `ohhell replay {path}` shows it again; "
+                          "a reopens it here.").format(path=shown_path(self.analysis_saved)), style="dim")
             self.query_one("#analysis-note", Static).update(note)
             self.query_one("#analysis-note").display = True
         self._open_replay(rec)

@@ -20,6 +20,7 @@ from .. import bots as botlib
 from ..errors import OhHellError
 from ..game import Game
 from ..rules import Rules
+from ..i18n import _
 from .botnames import default_bot_name, hint_bot_name
 from .gameover import GameOverScreen
 from .modals import HELP_TEXT, HintScreen, MessageScreen, hint_body
@@ -96,7 +97,7 @@ class PlayApp(App):
 
     def push_setup(self) -> None:
         """Show the setup screen (prefilled with the last settings)."""
-        self.push_screen(SetupScreen(self.settings, bots=botlib.names(), title="New game against bots",
+        self.push_screen(SetupScreen(self.settings, bots=botlib.names(), title=_("New game against bots"),
                                      resume_label=self.resume_label if self.resume else None),
                          self._after_setup)
 
@@ -143,6 +144,6 @@ def default_settings(rules: "Rules | None" = None, names: "Sequence[str] | None"
     from .setup import DEFAULT_NAMES
     rules = rules or Rules(4)
     n = rules.players
-    names = list(names) if names else list(DEFAULT_NAMES[:n])
+    names = list(names) if names else [_("You"), *DEFAULT_NAMES[1:n]]
     seats = list(seats) if seats else [None] + [default_bot_name()] * (n - 1)
     return Settings(rules, names, seats, dealer)

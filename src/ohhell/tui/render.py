@@ -15,20 +15,28 @@ from rich.table import Table
 from rich.text import Text
 
 from ..actions import Bid, Play
-from ..cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
+from ..cards import CARDS, RANKS, SUIT_SYMBOLS, mask_to_cards
+from ..i18n import _, format_number, ngettext
 from ..scoring import standings
 from ..text import explain_illegal as text_explain_illegal
+from ..text import status_words, suit_name
 from ..view import View
 
 __all__ = ["SUIT_STYLE", "card_text", "suit_text", "suit_order", "hand_by_suit", "trump_text",
            "bid_table", "live_bid_rows", "score_table", "ScoreRow", "score_rows_from_view", "score_rows_from_sheet",
-           "explain_illegal", "trick_table", "describe_action", "cards_line", "standings", "standings_table", "rank_text", "PLAYER_COLORS"]
+           "explain_illegal", "trick_table", "describe_action", "cards_line", "standings", "standings_table", "rank_text", "PLAYER_COLORS",
+           "format_number", "signed"]
 
 #: the style of each suit's symbol and cards: red hearts and diamonds
 SUIT_STYLE = ("bold bright_white", "bold bright_red", "bold bright_red", "bold bright_white")
 #: a color per seat, for the chart and the legends
 PLAYER_COLORS = ("bright_cyan", "bright_yellow", "bright_magenta", "bright_green", "orange1",
                  "deep_sky_blue1", "bright_red")
+
+
+def signed(value: int) -> str:
+    """A score with its sign (``+12``, ``-3``, ``+0``), in the current language's digits."""
+    return ("+" if value >= 0 else "-") + format_number(abs(value))
 
 
 def rank_text(card: int) -> str:
@@ -44,7 +52,7 @@ def card_text(card: int, *, style: str = "") -> Text:
 
 def suit_text(suit: int, *, name: bool = False) -> Text:
     """A suit's symbol (and name) in its colour."""
-    return Text(SUIT_SYMBOLS[suit] + (" " + SUIT_NAMES[suit] if name else ""), style=SUIT_STYLE[suit])
+    return Text(SUIT_SYMBOLS[suit] + (" " + suit_name(suit) if name else ""), style=SUIT_STYLE[suit])
 
 
 def suit_order(trump: "int | None") -> list[int]:
@@ -70,15 +78,15 @@ def hand_by_suit(mask: int, trump: "int | None") -> list[tuple[int, list[int]]]:
 def trump_text(trump_card: "int | None", reason: str = "") -> Text:
     """``Trump: 7♥ (hearts)`` or ``No trump``."""
     if trump_card is None:
-        return Text("No trump" + (f" ({reason})" if reason else ""), style="bold")
-    t = Text("Trump ", style="bold")
+        return Text(_("No trump") + (f" ({reason})" if reason else ""), style="bold")
+    t = Text(_("Trump") + " ", style="bold")
     t.append_text(card_text(trump_card))
-    t.append(f" ({SUIT_NAMES[trump_card // 13]})", style=SUIT_STYLE[trump_card // 13])
+    t.append(f" ({suit_name(trump_card // 13)})", style=SUIT_STYLE[trump_card // 13])
     return t
 
 
 def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "int | None" = None,
-              title: str = "Bids", compact: bool = False) -> Table:
+              title: "str | None" = None, compact: bool = False) -> Table:
     """The bid table: who bid what, who has won how many, who is over or under.
 
     ``rows`` are :meth:`ohhell.View.bid_table` (or
@@ -86,14 +94,15 @@ def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "i
     out the totals (the score table has them), for a narrow pane.
     """
     acting = set(to_act)
-    t = Table(title=Text(title), title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD)
+    t = Table(title=Text(_("Bids") if title is None else title), title_style="bold", expand=True,
+              pad_edge=False, box=box.SIMPLE_HEAD)
     t.add_column("", width=1, no_wrap=True)
-    t.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis", min_width=6)
-    t.add_column("bid", justify="right", no_wrap=True, min_width=3)
-    t.add_column("won", justify="right", no_wrap=True, min_width=3)
+    t.add_column(_("player"), ratio=1, no_wrap=True, overflow="ellipsis", min_width=6)
+    t.add_column(_("bid"), justify="right", no_wrap=True, min_width=3)
+    t.add_column(_("won"), justify="right", no_wrap=True, min_width=3)
     t.add_column("", no_wrap=True, min_width=7, overflow="ellipsis")
     if not compact:
-        t.add_column("total", justify="right", no_wrap=True, min_width=5)
+        t.add_column(_("total"), justify="right", no_wrap=True, min_width=5)
     bid_sum = 0
     for r in rows:
         s = r["seat"]
@@ -105,17 +114,19 @@ def bid_table(rows: Sequence[dict], *, to_act: Iterable[int] = (), hand_size: "i
                  else "yellow" if status.startswith("needs") else "dim")
         name = Text(r["name"], style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
         if r["dealer"]:
-            name.append(" (D)", style="dim")
+            name.append(" " + _("(D)"), style="dim")
         won = r["won"]
         cells = [Text("▶", style="bold bright_green") if s in acting else "", name,
-                 "-" if b is None else str(b), "" if won is None else str(won), Text(status, style=style)]
+                 "-" if b is None else str(b), "" if won is None else str(won), Text(status_words(status), style=style)]
         if not compact:
-            cells.append(str(r["total"]))
+            cells.append(format_number(r["total"]))
         t.add_row(*cells)
     if hand_size is not None:
         diff = bid_sum - hand_size
-        rel = "even" if diff == 0 else (f"{-diff} under" if diff < 0 else f"{diff} over")
-        t.caption = f"bids total {bid_sum} for {hand_size} trick{'s' if hand_size != 1 else ''} ({rel})"
+        rel = _("even") if diff == 0 else (_("{n} under").format(n=-diff) if diff < 0 else
+                                            _("{n} over").format(n=diff))
+        t.caption = ngettext("bids total {total} for {n} trick ({rel})", "bids total {total} for {n} tricks ({rel})",
+                             hand_size).format(total=bid_sum, n=hand_size, rel=rel)
     return t
 
 
@@ -165,18 +176,19 @@ def score_rows_from_sheet(sheet) -> list[ScoreRow]:
 
 
 def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "int | None" = None,
-                title: str = "Scores", show_trump: bool = True, compact: bool = False) -> Table:
+                title: "str | None" = None, show_trump: bool = True, compact: bool = False) -> Table:
     """The score table by hand: each cell ``bid/won`` (green when made) and the running total.
 
     ``compact`` uses short headings and no padding, for a narrow pane.
     """
     n = len(names)
-    t = Table(title=Text(title), title_style="bold", expand=True, pad_edge=False, box=box.SIMPLE_HEAD,
+    t = Table(title=Text(_("Scores") if title is None else title), title_style="bold", expand=True,
+              pad_edge=False, box=box.SIMPLE_HEAD,
               collapse_padding=True, padding=(0, 1) if not compact else (0, 0))
     t.add_column("#", justify="right", no_wrap=True)
-    t.add_column("n" if compact else "cards", justify="right", no_wrap=True)
+    t.add_column("n" if compact else _("cards"), justify="right", no_wrap=True)
     if show_trump:
-        t.add_column("" if compact else "trump", no_wrap=True, justify="center")
+        t.add_column("" if compact else _("trump"), no_wrap=True, justify="center")
     for s, name in enumerate(names):
         t.add_column(Text(name, style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), justify="right",
                      no_wrap=True, overflow="ellipsis", ratio=1, min_width=7 if compact else 6)
@@ -193,28 +205,30 @@ def score_table(names: Sequence[str], rows: Sequence[ScoreRow], *, highlight: "i
                 totals[s] += r.scores[s]
                 made = b == w
                 cell = Text(f"{b}/{w}" + ("" if compact else " "), style="green" if made else "red")
-                cell.append(f"{totals[s]:>3}" if not compact else f" {totals[s]}", style="bold")
+                total = format_number(totals[s])
+                cell.append(f"{total:>3}" if not compact else f" {total}", style="bold")
             cells.append(cell)
         t.add_row(*cells, style="on grey23" if highlight == r.number else "")
-    t.caption = "bid/won (green: made) and the running total"
+    t.caption = _("bid/won (green: made) and the running total")
     return t
 
 
 def standings_table(names: Sequence[str], totals: Sequence[int], *, made: "Sequence[int] | None" = None,
-                    title: str = "Final standings") -> Table:
+                    title: "str | None" = None) -> Table:
     """The standings: place, player, total (and bids made, when given)."""
-    t = Table(title=Text(title), title_style="bold", pad_edge=False, box=box.SIMPLE_HEAD)
-    t.add_column("place", justify="right")
-    t.add_column("player")
-    t.add_column("total", justify="right")
+    t = Table(title=Text(_("Final standings") if title is None else title), title_style="bold",
+              pad_edge=False, box=box.SIMPLE_HEAD)
+    t.add_column(_("place"), justify="right")
+    t.add_column(_("player"))
+    t.add_column(_("total"), justify="right")
     if made is not None:
-        t.add_column("bids made", justify="right")
+        t.add_column(_("bids made"), justify="right")
     for place, s, total in standings(totals):
         name = Text(names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
         if place == 1:
-            name.append("  winner" if sum(1 for p, _, _ in standings(totals) if p == 1) == 1 else "  shares the win",
-                        style="bold bright_green")
-        row: list["str | Text"] = [str(place), name, str(total)]
+            alone = sum(1 for p, _s, _t in standings(totals) if p == 1) == 1
+            name.append("  " + (_("winner") if alone else _("shares the win")), style="bold bright_green")
+        row: list["str | Text"] = [str(place), name, format_number(total)]
         if made is not None:
             row.append(str(made[s]))
         t.add_row(*row)
@@ -227,18 +241,19 @@ def trick_table(v: View, *, you: "int | None" = None) -> Table:
     n = v.players
     t = v.trick
     if t.cards:
-        title = f"Trick {len(v.tricks) + 1} of {v.hand_size}"
+        title = _("Trick {n} of {count}").format(n=len(v.tricks) + 1, count=v.hand_size)
         cards, leader, winner, done = t.cards, t.leader, v.trick_winner_so_far, False
     elif v.tricks:
         last = v.tricks[-1]
-        title = f"Trick {len(v.tricks)} of {v.hand_size} — won by {v.names[last.winner]}"
+        title = (_("Trick {n} of {count}").format(n=len(v.tricks), count=v.hand_size) + " — "
+                 + _("won by {name}").format(name=v.names[last.winner]))
         cards, leader, winner, done = last.cards, last.leader, last.winner, True
     elif v.is_over and v.past_hands:
         last = v.past_hands[-1].tricks[-1]
-        title = f"Last trick — won by {v.names[last.winner]}"
+        title = _("Last trick") + " — " + _("won by {name}").format(name=v.names[last.winner])
         cards, leader, winner, done = last.cards, last.leader, last.winner, True
     else:
-        title = f"Trick 1 of {v.hand_size}" if v.phase == "play" else "Bidding"
+        title = _("Trick {n} of {count}").format(n=1, count=v.hand_size) if v.phase == "play" else _("Bidding")
         cards, leader, winner, done = (), (v.dealer + 1) % n, None, False
     # The title holds a player's name: a Text, so a name such as "[/]" is not read as markup.
     table = Table(title=Text(title), title_style="bold", show_header=False, box=None, pad_edge=False)
@@ -249,14 +264,14 @@ def trick_table(v: View, *, you: "int | None" = None) -> Table:
     for i in range(n):
         s = (leader + i) % n
         card = cards[i] if i < len(cards) else None
-        mine = s == you and v.names[s].casefold() != "you"
-        name = Text(v.names[s] + (" (you)" if mine else ""), style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
+        mine = s == you and v.names[s].casefold() not in ("you", _("You").casefold())
+        name = Text(v.names[s] + (" " + _("(you)") if mine else ""), style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
         mark = "▶" if not done and not v.is_over and v.phase == "play" and s == v.to_act else ""
         note = Text("")
         if i == 0 and card is not None:
-            note.append("led ", style="dim")
+            note.append(_("led") + " ", style="dim")
         if card is not None and s == winner:
-            note.append("wins" if done else "winning", style="bold bright_green")
+            note.append(_("wins") if done else _("winning"), style="bold bright_green")
         table.add_row(Text(mark, style="bold bright_green"), name,
                       card_text(card) if card is not None else Text("·", style="dim"), note)
     return table
@@ -270,7 +285,7 @@ def explain_illegal(view: View, action: object) -> str:
     """
     error = view.rejection(action)
     if error is None:
-        return "That is allowed."  # pragma: no cover - only asked about illegal actions
+        return _("That is allowed.")  # pragma: no cover - only asked about illegal actions
     return text_explain_illegal(error, view.names)
 
 
@@ -279,7 +294,7 @@ def describe_action(action: object) -> str:
     if isinstance(action, Play):
         return rank_text(action.card) + SUIT_SYMBOLS[action.card // 13]
     if isinstance(action, Bid):
-        return f"bid {action.tricks}"
+        return _("bid {n}").format(n=action.tricks)
     return str(action)
 
 

@@ -21,16 +21,18 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, ProgressBar, Static
 
 from ..actions import Bid
+from ..i18n import N_, _, ngettext
 from ..coach import GameAnalysis, analysis_of
 from ..errors import OhHellError
 from ..files import SCORESHEET, read_file
 from ..game import Game
 from ..scoresheet import ScoreSheet
+from ..text import bid_summary_words, plan_words
 from .coach import SummaryScreen, decision_panel, flat_decisions, hand_loss_row, summary_body
 from .play import PLAY_CSS
 from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_action, hand_by_suit, live_bid_rows,
                      score_rows_from_sheet, score_rows_from_view, score_table, trick_table, trump_text)
-from .widgets import ChartView
+from .widgets import ChartView, word_bindings
 
 __all__ = ["ReplayApp", "Replayer", "ReplayScreen", "SheetReplayScreen", "load_file", "short_labels",
            "score_column_width"]
@@ -181,22 +183,22 @@ class ReplayScreen(Screen):
     """One record: the table at the current position, all hands or one seat's view."""
 
     BINDINGS = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("down,j", "trick(1)", "Next trick"),
-        Binding("up,k", "trick(-1)", "Trick back", show=False),
-        Binding("pagedown,J", "hand(1)", "Next hand"),
-        Binding("pageup,K", "hand(-1)", "Hand back", show=False),
-        Binding("home,g", "edge(0)", "Start", show=False),
-        Binding("end,G", "edge(1)", "End", show=False),
-        Binding("v", "cycle_view", "View as"),
-        Binding("c", "chart", "Chart"),
-        Binding("m", "mistake(1)", "Next mistake"),
-        Binding("M", "mistake(-1)", "Previous mistake", show=False),
-        Binding("a", "summary", "Analysis"),
-        Binding("full_stop", "game(1)", "Next game", show=False),
-        Binding("comma", "game(-1)", "Previous game", show=False),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("right,l", "step(1)", N_("Next")),
+        Binding("left,h", "step(-1)", N_("Back")),
+        Binding("down,j", "trick(1)", N_("Next trick")),
+        Binding("up,k", "trick(-1)", N_("Trick back"), show=False),
+        Binding("pagedown,J", "hand(1)", N_("Next hand")),
+        Binding("pageup,K", "hand(-1)", N_("Hand back"), show=False),
+        Binding("home,g", "edge(0)", N_("Start"), show=False),
+        Binding("end,G", "edge(1)", N_("End"), show=False),
+        Binding("v", "cycle_view", N_("View as")),
+        Binding("c", "chart", N_("Chart")),
+        Binding("m", "mistake(1)", N_("Next mistake")),
+        Binding("M", "mistake(-1)", N_("Previous mistake"), show=False),
+        Binding("a", "summary", N_("Analysis")),
+        Binding("full_stop", "game(1)", N_("Next game"), show=False),
+        Binding("comma", "game(-1)", N_("Previous game"), show=False),
+        Binding("q,escape", "quit", N_("Quit")),
     ]
 
     DEFAULT_CSS = """
@@ -213,6 +215,7 @@ class ReplayScreen(Screen):
     def __init__(self, records: Sequence[dict], index: int = 0, seat: "int | None" = None,
                  source: str = "", *, embedded: bool = False) -> None:
         super().__init__()
+        word_bindings(self)
         self.records = list(records)
         self.index = index
         self.source = source
@@ -231,15 +234,15 @@ class ReplayScreen(Screen):
         try:
             a = analysis_of(self.records[self.index])
         except (ValueError, KeyError, TypeError) as e:
-            self.analysis_error = f"The record's analysis cannot be read: {e}"
+            self.analysis_error = _("The record's analysis cannot be read: {reason}").format(reason=e)
             return
         if a is None:
             return
         flat = flat_decisions(a)
         if len(flat) != len(self.rep.actions) or len(a.players) != self.rep.game.players:
-            self.analysis_error = ("The record's analysis does not match its game "
-                                   f"({len(flat)} decisions for {len(self.rep.actions)} actions); run "
-                                   "`ohhell analyze` again.")
+            self.analysis_error = _("The record's analysis does not match its game "
+                                    "({decisions} decisions for {actions} actions); run "
+                                    "`ohhell analyze` again.").format(decisions=len(flat), actions=len(self.rep.actions))
             return
         self.analysis, self._decisions = a, flat
 
@@ -253,8 +256,8 @@ class ReplayScreen(Screen):
                 yield Static("", id="trick")
                 yield Static("", id="hands")
                 with Horizontal(id="controls"):
-                    for bid, label in (("start", "|<"), ("hand-back", "<< hand"), ("back", "<"),
-                                       ("next", ">"), ("hand-next", "hand >>"), ("end", ">|")):
+                    for bid, label in (("start", "|<"), ("hand-back", "<< " + _("hand")), ("back", "<"),
+                                       ("next", ">"), ("hand-next", _("hand") + " >>"), ("end", ">|")):
                         yield Button(label, id=f"r-{bid}", compact=True, classes="replay-button")
                 with VerticalScroll(id="coach-box"):
                     yield Static("", id="hand-loss")
@@ -275,28 +278,30 @@ class ReplayScreen(Screen):
         g = self.rep.game
         n = g.players
         view = g.view(self.seat) if self.seat is not None else g.spectator_view()
-        info = Text(f"Hand {view.hand_index + 1} of {view.hand_count}", style="bold")
-        info.append(f" · {view.hand_size} card{'s' if view.hand_size != 1 else ''} each · dealer ")
+        info = Text(_("Hand {n} of {count}").format(n=view.hand_index + 1, count=view.hand_count), style="bold")
+        info.append(" · " + ngettext("{n} card each", "{n} cards each", view.hand_size).format(n=view.hand_size)
+                    + " · " + _("dealer") + " ")
         info.append(view.names[view.dealer], style=PLAYER_COLORS[view.dealer % len(PLAYER_COLORS)])
         info.append(" · ")
         info.append_text(trump_text(None if view.trump_card is None else int(view.trump_card)))
         self.query_one("#info", Static).update(info)
-        pos = Text(f"Action {self.rep.pos} of {len(self.rep.actions)}", style="bold")
+        pos = Text(_("Action {n} of {count}").format(n=self.rep.pos, count=len(self.rep.actions)), style="bold")
         if self.rep.pos:
             seat, action = self.rep.actions[self.rep.pos - 1]
-            pos.append(f" — last: {g.names[seat]} ")
+            pos.append(" — " + _("last: {name}").format(name=g.names[seat]) + " ")
             if isinstance(action, Bid):
                 hidden = self.seat is not None and not view.bids_revealed and seat != self.seat
-                pos.append("bid (hidden)" if hidden else describe_action(action))
+                pos.append(_("bid (hidden)") if hidden else describe_action(action))
             else:
                 pos.append_text(card_text(action.card))
             if self._decisions and (self.seat is None or seat == self.seat) \
                     and self._decisions[self.rep.pos - 1][1]["mistake"]:
-                pos.append(" ✗ mistake", style="bold red")
-        who = "everyone's cards" if self.seat is None else f"what {g.names[self.seat]} saw"
-        pos.append(f" · showing {who}", style="dim")
+                pos.append(" ✗ " + _("mistake"), style="bold red")
+        who = (_("showing everyone's cards") if self.seat is None else
+               _("showing what {name} saw").format(name=g.names[self.seat]))
+        pos.append(" · " + who, style="dim")
         if len(self.records) > 1:
-            pos.append(f" · game {self.index + 1} of {len(self.records)}", style="dim")
+            pos.append(" · " + _("game {n} of {count}").format(n=self.index + 1, count=len(self.records)), style="dim")
         self.query_one("#position", Static).update(pos)
         self.query_one("#progress", ProgressBar).update(total=max(1, len(self.rep.actions)),
                                                        progress=self.rep.pos)
@@ -305,7 +310,7 @@ class ReplayScreen(Screen):
         to_act = g.seats_to_act
         self.query_one("#bids", Static).update(
             bid_table(live_bid_rows(view), to_act=to_act, hand_size=view.hand_size,
-                      title=f"Bids — hand {view.hand_index + 1}", compact=self.query_one("#right").size.width < 44))
+                      title=_("Bids — hand {n}").format(n=view.hand_index + 1), compact=self.query_one("#right").size.width < 44))
         pane = self.query_one("#right").size.width
         narrow = pane < 14 + 9 * n
         labels = short_labels(view.names, score_column_width(pane, n, narrow))
@@ -331,14 +336,14 @@ class ReplayScreen(Screen):
         if pos == 0:
             hand = self.analysis.hands[0]
             loss.update(hand_loss_row(hand, 0, names, self.seat))
-            coach.update(Text("The coach annotates each decision as the replay reaches it "
-                              "(m: next mistake, a: the game's analysis).", style="dim"))
+            coach.update(Text(_("The coach annotates each decision as the replay reaches it "
+                                "(m: next mistake, a: the game's analysis)."), style="dim"))
             return
         hand, d = self._decisions[pos - 1]
         loss.update(hand_loss_row(hand, d["index"] + 1, names, self.seat))
         if self.seat is not None and d["seat"] != self.seat:
-            coach.update(Text(f"{names[d['seat']]}'s decision: its analysis would tell you their cards "
-                              "(v: show everyone's cards to see it).", style="dim"))
+            coach.update(Text(_("{name}'s decision: its analysis would tell you their cards "
+                                "(v: show everyone's cards to see it).").format(name=names[d['seat']]), style="dim"))
             return
         coach.update(decision_panel(hand, d, names))
 
@@ -355,7 +360,8 @@ class ReplayScreen(Screen):
 
     def _hands(self, view) -> Table:
         g = self.rep.game
-        t = Table(title=Text("Hands" if self.seat is None else f"{g.names[self.seat]}'s hand"), title_style="bold",
+        t = Table(title=Text(_("Hands") if self.seat is None else _("{name}'s hand").format(name=g.names[self.seat])),
+                  title_style="bold",
                   show_header=False, box=None, pad_edge=False)
         t.add_column(no_wrap=True)
         t.add_column()
@@ -364,7 +370,8 @@ class ReplayScreen(Screen):
                 break
             if self.seat is not None and s != self.seat:
                 t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]),
-                          Text(f"{view.cards_left(s)} cards", style="dim"))
+                          Text(ngettext("{n} card", "{n} cards", view.cards_left(s)).format(n=view.cards_left(s)),
+                               style="dim"))
                 continue
             cards = Text()
             for suit, cs in hand_by_suit(g.hand_mask(s), view.trump):
@@ -373,9 +380,10 @@ class ReplayScreen(Screen):
                 cards.append(("♣♦♥♠")[suit] + " ", style=SUIT_STYLE[suit])
                 cards.append(" ".join(card_text(c).plain[:-1] for c in cs), style=SUIT_STYLE[suit])
             t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]),
-                      cards if cards.plain else Text("(no cards)", style="dim"))
+                      cards if cards.plain else Text(_("(no cards)"), style="dim"))
         if g.is_over:
-            t.add_row(Text("Game over.", style="bold"), Text("Winners: " + ", ".join(g.names[s] for s in g.winners)))
+            t.add_row(Text(_("Game over."), style="bold"),
+                      Text(_("Winners: {names}").format(names=", ".join(g.names[s] for s in g.winners))))
         return t
 
     # --- stepping ------------------------------------------------------------------------------
@@ -409,15 +417,15 @@ class ReplayScreen(Screen):
     def action_mistake(self, d: int) -> None:
         """Go to just after the next (or previous) flagged mistake, of the seat shown or of all."""
         if self.analysis is None:
-            self.notify(self.analysis_error or "This record has no analysis: replay it with --analyze, or run "
-                        "`ohhell analyze` on it first.", severity="warning", markup=False)
+            self.notify(self.analysis_error or _("This record has no analysis: replay it with --analyze, or run "
+                                                  "`ohhell analyze` on it first."), severity="warning", markup=False)
             return
         marks = [i + 1 for i, (_, x) in enumerate(self._decisions)
                  if x["mistake"] and (self.seat is None or x["seat"] == self.seat)]
         target = (next((p for p in marks if p > self.rep.pos), None) if d > 0
                   else next((p for p in reversed(marks) if p < self.rep.pos), None))
         if target is None:
-            self.notify("No more mistakes " + ("after this point." if d > 0 else "before this point."),
+            self.notify(_("No more mistakes after this point.") if d > 0 else _("No more mistakes before this point."),
                         severity="information")
             return
         self.rep.go(target)
@@ -426,8 +434,8 @@ class ReplayScreen(Screen):
     def action_summary(self) -> None:
         """The game's analysis summary, up to where the replay is (no spoilers)."""
         if self.analysis is None:
-            self.notify(self.analysis_error or "This record has no analysis: replay it with --analyze, or run "
-                        "`ohhell analyze` on it first.", severity="warning", markup=False)
+            self.notify(self.analysis_error or _("This record has no analysis: replay it with --analyze, or run "
+                                                  "`ohhell analyze` on it first."), severity="warning", markup=False)
             return
         g = self.rep.game
         hands_done = len(g.past_hands)
@@ -437,12 +445,12 @@ class ReplayScreen(Screen):
     def action_game(self, d: int) -> None:
         i = self.index + d
         if not 0 <= i < len(self.records):
-            self.notify("No more games in this file.", severity="warning")
+            self.notify(_("No more games in this file."), severity="warning")
             return
         try:
             rep = Replayer(self.records[i])
         except OhHellError as e:
-            self.notify(f"Game {i + 1}: {e}", severity="error", markup=False)   # it may quote the record
+            self.notify(_("Game {n}: {reason}").format(n=i + 1, reason=e), severity="error", markup=False)   # it may quote the record
             return
         self.index, self.rep = i, rep
         if self.seat is not None and self.seat >= rep.game.players:
@@ -466,12 +474,13 @@ class ReplayScreen(Screen):
 class SheetReplayScreen(Screen):
     """A score sheet, hand by hand: that hand's bid table and the scores up to it."""
 
-    BINDINGS = [Binding("right,l,down,j", "step(1)", "Next hand"), Binding("left,h,up,k", "step(-1)", "Back"),
-                Binding("home,g", "edge(0)", "First"), Binding("end,G", "edge(1)", "Last"),
-                Binding("q,escape", "quit", "Quit")]
+    BINDINGS = [Binding("right,l,down,j", "step(1)", N_("Next hand")), Binding("left,h,up,k", "step(-1)", N_("Back")),
+                Binding("home,g", "edge(0)", N_("First")), Binding("end,G", "edge(1)", N_("Last")),
+                Binding("q,escape", "quit", N_("Quit"))]
 
     def __init__(self, sheet: ScoreSheet, source: str = "") -> None:
         super().__init__()
+        word_bindings(self)
         self.sheet = sheet
         self.source = source
         self.hand = 0
@@ -496,11 +505,11 @@ class SheetReplayScreen(Screen):
         sheet, k = self.sheet, self.hand
         p = sheet.plan(k)
         self.query_one("#info", Static).update(Group(
-            Text(f"Score sheet · hand {p.number} of {sheet.hand_count} ({sheet.hands_started} entered)",
-                 style="bold"),
-            Text(sheet.describe_plan(k)), Text(sheet.bid_summary(k), style="italic")))
+            Text(_("Score sheet · hand {n} of {count} ({entered} entered)").format(
+                n=p.number, count=sheet.hand_count, entered=sheet.hands_started), style="bold"),
+            Text(plan_words(sheet, k)), Text(bid_summary_words(sheet, k), style="italic")))
         self.query_one("#bids", Static).update(bid_table(sheet.bid_table(k), hand_size=p.hand_size,
-                                                         title=f"Hand {p.number}"))
+                                                         title=_("Hand {n}").format(n=p.number)))
         rows = score_rows_from_sheet(sheet)[:k + 1]
         labels = short_labels(sheet.names, score_column_width(self.query_one("#right").size.width,
                                                               sheet.players, False))
@@ -534,6 +543,7 @@ class ReplayApp(App):
     def __init__(self, content: "list[dict] | ScoreSheet", *, index: int = 0, seat: "int | None" = None,
                  position: "int | None" = None, source: str = "") -> None:
         super().__init__()
+        self.title = _("Oh Hell replay")
         self.content = content
         self.index = index
         self.seat = seat

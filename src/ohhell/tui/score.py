@@ -22,13 +22,14 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from ..errors import OhHellError, RulesError
 from ..scoresheet import EntryError, ScoreSheet
-from ..text import seat_label
+from ..i18n import N_, _, format_number, ngettext
+from ..text import bid_summary_words, entry_words, describe_rules, plan_words, seat_label, undo_words, variant_words
 from .modals import MessageScreen
 from .paths import archive_path, data_dir, shown_path
 from .play import PLAY_CSS
-from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, standings_table
+from .render import PLAYER_COLORS, bid_table, score_rows_from_sheet, score_table, signed, standings_table
 from .setup import Settings, SetupScreen
-from .widgets import ChartView
+from .widgets import ChartView, word_bindings
 
 __all__ = ["ScoreApp", "SheetScreen", "EditHandScreen", "default_sheet_path", "archive_path"]
 
@@ -38,7 +39,8 @@ def default_sheet_path() -> str:
     return os.path.join(data_dir(), "scoresheet.json")
 
 
-COMMANDS_HELP = """[b]Entering[/b]: type the number asked for and press Enter (or click a number).
+#: the scorekeeper's commands (Rich markup; worded where shown: ``_(COMMANDS_HELP)``)
+COMMANDS_HELP = N_("""[b]Entering[/b]: type the number asked for and press Enter (or click a number).
 
 [b]Commands[/b] (type them in the same box, or use the keys):
   [b]u[/b], undo          take back the last entry                     (F4)
@@ -53,31 +55,32 @@ COMMANDS_HELP = """[b]Entering[/b]: type the number asked for and press Enter (o
   [b]?[/b], help          this help
   [b]q[/b], quit          leave (the sheet is saved; `ohhell score` resumes it)
 
-Every entry is saved at once, so closing the terminal loses nothing."""
+Every entry is saved at once, so closing the terminal loses nothing.""")
 
 
 def variants_table(sheet: ScoreSheet) -> Table:
     """The totals the same bids and tricks give under each scoring variant."""
-    t = Table(title="Totals under every scoring variant", title_style="bold", box=box.SIMPLE_HEAD,
-              caption="▶ the scoring in use; every variant uses the same bids and tricks")
+    t = Table(title=_("Totals under every scoring variant"), title_style="bold", box=box.SIMPLE_HEAD,
+              caption=_("▶ the scoring in use; every variant uses the same bids and tricks"))
     t.add_column("")
-    t.add_column("scoring")
+    t.add_column(_("scoring"))
     for s, name in enumerate(sheet.names):
         t.add_column(Text(name, style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), justify="right")
     for label, in_use, totals in sheet.scoring_comparison():
         best = max(totals)
-        t.add_row("▶" if in_use else "", Text(label, style="bold" if in_use else ""),
-                  *[Text(str(x), style="bold green" if x == best and any(totals) else "") for x in totals])
+        t.add_row("▶" if in_use else "", Text(variant_words(label), style="bold" if in_use else ""),
+                  *[Text(format_number(x), style="bold green" if x == best and any(totals) else "") for x in totals])
     return t
 
 
 class EditHandScreen(ModalScreen):
     """Correct the bids and tricks won of one hand; totals are recomputed."""
 
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]
+    BINDINGS = [Binding("escape", "dismiss(False)", N_("Cancel")), Binding("ctrl+s", "save", N_("Save"), priority=True)]
 
     def __init__(self, sheet: ScoreSheet, hand: int) -> None:
         super().__init__()
+        word_bindings(self)
         self.sheet = sheet
         self.hand = hand
 
@@ -86,15 +89,16 @@ class EditHandScreen(ModalScreen):
         p = sheet.plan(k)
         bids, won = sheet.bids(k), sheet.tricks_won(k)
         with VerticalScroll(id="edit-box", classes="modal-box"):
-            yield Static(Text(f"Correct hand {p.number}: {p.hand_size} card{'s' if p.hand_size != 1 else ''}, "
-                              f"{sheet.names[p.dealer]} deals", style="bold"))
+            yield Static(Text(ngettext("Correct hand {n}: {size} card, {dealer} deals",
+                                       "Correct hand {n}: {size} cards, {dealer} deals", p.hand_size).format(
+                n=p.number, size=p.hand_size, dealer=sheet.names[p.dealer]), style="bold"))
             with Horizontal(classes="edit-row"):
-                yield Label("player", classes="edit-name")
-                yield Label("bid", classes="edit-head")
-                yield Label("won", classes="edit-head")
+                yield Label(_("player"), classes="edit-name")
+                yield Label(_("bid"), classes="edit-head")
+                yield Label(_("won"), classes="edit-head")
             for s in sheet.order(k):
                 with Horizontal(classes="edit-row"):
-                    yield Label(Text(sheet.names[s] + (" (D)" if s == p.dealer else ""),
+                    yield Label(Text(sheet.names[s] + (" " + _("(D)") if s == p.dealer else ""),
                                      style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), classes="edit-name")
                     yield Input("" if bids[s] is None else str(bids[s]), id=f"edit-bid-{s}",
                                 classes="edit-field", disabled=bids[s] is None, compact=True)
@@ -102,8 +106,8 @@ class EditHandScreen(ModalScreen):
                                 classes="edit-field", disabled=won[s] is None, compact=True)
             yield Static("", id="edit-error")
             with Horizontal(classes="modal-buttons"):
-                yield Button("Save (ctrl+s)", id="edit-save", variant="primary")
-                yield Button("Cancel (Esc)", id="edit-cancel")
+                yield Button(_("Save (ctrl+s)"), id="edit-save", variant="primary")
+                yield Button(_("Cancel (Esc)"), id="edit-cancel")
 
     def on_mount(self) -> None:
         for w in self.query(Input):
@@ -128,7 +132,7 @@ class EditHandScreen(ModalScreen):
         try:
             self.sheet.correct_hand(self.hand, bids=bids, tricks_won=won)
         except EntryError as e:
-            self.query_one("#edit-error", Static).update(Text(str(e), style="bold red"))
+            self.query_one("#edit-error", Static).update(Text(entry_words(str(e)), style="bold red"))
             return
         self.dismiss(True)
 
@@ -140,11 +144,12 @@ class EditHandScreen(ModalScreen):
 class SheetOverScreen(Screen):
     """The final standings and the chart of the scores over the hands."""
 
-    BINDINGS = [Binding("n", "new", "New sheet"), Binding("e", "back", "Back to the sheet"),
-                Binding("q,escape", "quit", "Quit")]
+    BINDINGS = [Binding("n", "new", N_("New sheet")), Binding("e", "back", N_("Back to the sheet")),
+                Binding("q,escape", "quit", N_("Quit"))]
 
     def __init__(self, sheet: ScoreSheet, path: str) -> None:
         super().__init__()
+        word_bindings(self)
         self.sheet = sheet
         self.path = path
 
@@ -155,19 +160,20 @@ class SheetOverScreen(Screen):
         made = [sum(1 for k in range(sheet.hands_started) if sheet.scores(k) is not None
                     and sheet.bids(k)[s] == sheet.tricks_won(k)[s]) for s in range(n)]
         win = [sheet.names[s] for s in sheet.winners]
-        headline = f"{win[0]} wins!" if len(win) == 1 else f"{' and '.join(win)} share the win!"
+        headline = (_("{name} wins!").format(name=win[0]) if len(win) == 1 else
+                    _("{names} share the win!").format(names=_(" and ").join(win)))
         yield Header()
         with VerticalScroll(id="over"):
-            yield Static(Text(f"Game over — {headline}", style="bold bright_green"), id="over-title")
+            yield Static(Text(_("Game over") + " — " + headline, style="bold bright_green"), id="over-title")
             yield Static(standings_table(sheet.names, sheet.totals, made=made), id="standings")
-            yield Static(Text("Scores over the hands", style="bold"), classes="chart-title")
+            yield Static(Text(_("Scores over the hands"), style="bold"), classes="chart-title")
             yield ChartView(series, sheet.names, id="chart")
             yield Static(variants_table(sheet), id="variants")
-            yield Static(Text(f"The sheet is saved in {shown_path(self.path)}.", style="dim"))
+            yield Static(Text(_("The sheet is saved in {path}.").format(path=shown_path(self.path)), style="dim"))
             with Horizontal(classes="modal-buttons"):
-                yield Button("New sheet (n)", id="new", variant="primary")
-                yield Button("Back to the sheet (e)", id="back")
-                yield Button("Quit (q)", id="quit")
+                yield Button(_("New sheet (n)"), id="new", variant="primary")
+                yield Button(_("Back to the sheet (e)"), id="back")
+                yield Button(_("Quit (q)"), id="quit")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -187,16 +193,17 @@ class SheetScreen(Screen):
     """The scorekeeper's main screen: the hand's plan, the entry box, the tables."""
 
     BINDINGS = [
-        Binding("f2", "edit", "Correct this hand", priority=True),
-        Binding("f3", "bids", "Bid table", priority=True),
-        Binding("f4", "undo", "Take back", priority=True),
-        Binding("f5", "variants", "Scoring variants", priority=True),
-        Binding("f1", "help", "Help", priority=True),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f2", "edit", N_("Correct this hand"), priority=True),
+        Binding("f3", "bids", N_("Bid table"), priority=True),
+        Binding("f4", "undo", N_("Take back"), priority=True),
+        Binding("f5", "variants", N_("Scoring variants"), priority=True),
+        Binding("f1", "help", N_("Help"), priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, sheet: ScoreSheet, path: "str | None") -> None:
         super().__init__()
+        word_bindings(self)
         self.sheet = sheet
         self.path = path
         self.save_error: "str | None" = None
@@ -209,7 +216,7 @@ class SheetScreen(Screen):
                 yield Static("", id="plan")
                 yield Static("", id="bids")
                 yield Static("", id="prompt")
-                yield Input(id="entry", placeholder="a number, or ? for commands")
+                yield Input(id="entry", placeholder=_("a number, or ? for commands"))
                 yield Horizontal(id="quick")
                 yield Static("", id="message")
                 yield Static("", id="leader")
@@ -219,7 +226,7 @@ class SheetScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.sheet.rules.describe()
+        self.sub_title = describe_rules(self.sheet.rules)
         self.refresh_sheet()
         self.query_one("#entry", Input).focus()
         if self.sheet.is_over:
@@ -232,16 +239,16 @@ class SheetScreen(Screen):
         sheet = self.sheet
         k = sheet.hand_index
         p = sheet.plan(k)
-        plan = Text(sheet.describe_plan(k), style="bold")
+        plan = Text(plan_words(sheet, k), style="bold")
         tc = sheet.trump_card(k)
         if tc is not None:
-            plan.append(f" (turned: {tc})", style="bold")
+            plan.append(" (" + _("turned: {card}").format(card=tc) + ")", style="bold")
         self.query_one("#plan", Static).update(plan)
         rows = sheet.bid_table(k)
         to = sheet.to_enter
         self.query_one("#bids", Static).update(
             bid_table(rows, to_act=[] if to is None else [to], hand_size=p.hand_size,
-                      title=f"Hand {p.number}: bids and tricks", compact=self.query_one("#left").size.width < 44))
+                      title=_("Hand {n}: bids and tricks").format(n=p.number), compact=self.query_one("#left").size.width < 44))
         self.query_one("#prompt", Static).update(self._prompt())
         narrow = self.query_one("#right").size.width < 14 + 9 * sheet.players
         self.query_one("#scores", Static).update(
@@ -250,15 +257,16 @@ class SheetScreen(Screen):
         leaders = sheet.leaders()
         totals = sheet.totals
         if sheet.finished_hands:
-            who = " and ".join(sheet.names[s] for s in leaders)
-            lead = Text(("Winner" if sheet.is_over else "Leading") + f": {who} with {totals[leaders[0]]}",
+            who = _(" and ").join(sheet.names[s] for s in leaders)
+            lead = Text((_("Winner: {names} with {total}") if sheet.is_over else
+                         _("Leading: {names} with {total}")).format(names=who, total=format_number(totals[leaders[0]])),
                         style="bold")
         else:
-            lead = Text("No hand scored yet.", style="dim")
+            lead = Text(_("No hand scored yet."), style="dim")
         if self.save_error:
             lead = Text.assemble(lead, "\n", Text(self.save_error, style="bold red"))
         elif self.path:
-            lead = Text.assemble(lead, "\n", Text(f"Saved in {shown_path(self.path)} after every entry.",
+            lead = Text.assemble(lead, "\n", Text(_("Saved in {path} after every entry.").format(path=shown_path(self.path)),
                                                    style="dim"))
         self.query_one("#leader", Static).update(lead)
         self.call_later(self._quick_buttons)
@@ -269,26 +277,27 @@ class SheetScreen(Screen):
     def _prompt(self) -> Text:
         sheet = self.sheet
         if sheet.is_over:
-            return Text("The game is over. Type e N to correct hand N, or q to quit.", style="bold")
+            return Text(_("The game is over. Type e N to correct hand N, or q to quit."), style="bold")
         seat = sheet.to_enter
         p = sheet.plan()
         name = sheet.names[seat]
         if sheet.phase == "bid":
-            t = Text("Bid of ", style="bold")
-            t.append(name, style="bold " + PLAYER_COLORS[seat % len(PLAYER_COLORS)])
+            t = Text(_("Bid of {name}").format(name=name), style="bold")
+            t.append(" (" + _("0 to {n}").format(n=p.hand_size) + ")"
+                     + (" — " + _("the dealer") if seat == p.dealer else ""))
             allowed = sheet.allowed_bids()
-            t.append(f" (0 to {p.hand_size})" + (" — the dealer" if seat == p.dealer else ""))
-            note = sheet.hook_note()
-            if note:
-                t.append("\n" + note, style="yellow")
+            if sheet.hook_note():
+                x = next(b for b in range(p.hand_size + 1) if b not in allowed)
+                t.append("\n" + _("{name} deals and, with the hook, may not bid {bid}: the bids would total {n}, "
+                                  "the number of tricks").format(name=sheet.names[p.dealer], bid=x, n=p.hand_size),
+                         style="yellow")
             elif len(allowed) == p.hand_size + 1 and seat == p.dealer and sheet.rules.hook:
-                t.append("\nWith these bids the hook forbids nothing.", style="dim")
+                t.append("\n" + _("With these bids the hook forbids nothing."), style="dim")
             return t
-        t = Text("Tricks won by ", style="bold")
-        t.append(name, style="bold " + PLAYER_COLORS[seat % len(PLAYER_COLORS)])
         entered = [w for w in sheet.tricks_won() if w is not None]
         left = p.hand_size - sum(entered)
-        t.append(f" (0 to {p.hand_size}; {left} of {p.hand_size} not yet counted)")
+        t = Text(_("Tricks won by {name}").format(name=name), style="bold")
+        t.append(" (" + _("0 to {n}; {left} of {n} not yet counted").format(n=p.hand_size, left=left) + ")")
         return t
 
     async def _quick_buttons(self) -> None:
@@ -324,8 +333,9 @@ class SheetScreen(Screen):
             self.sheet.save(self.path)
             self.save_error = None
         except OSError as e:
-            self.save_error = f"Could not save to {self.path}: {e.strerror or e}. Your entries are kept " \
-                              f"in memory; fix the problem or quit with another file."
+            self.save_error = _("Could not save to {path}: {reason}. Your entries are kept "
+                                "in memory; fix the problem or quit with another file.").format(
+                path=self.path, reason=e.strerror or e)
 
     def changed(self, message: str = "", style: str = "green") -> None:
         """After any change: save, redraw, and show the end of the game when it comes."""
@@ -356,21 +366,22 @@ class SheetScreen(Screen):
         sheet = self.sheet
         if text.isdecimal() or (text and text[0].isdigit()):
             if sheet.is_over:
-                self.say("The game is over: type e N to correct hand N.")
+                self.say(_("The game is over: type e N to correct hand N."))
                 return
             seat = sheet.to_enter
             finished_before = sheet.finished_hands
             try:
                 kind = sheet.enter(text)
             except EntryError as e:
-                self.say(str(e))
+                self.say(entry_words(str(e)))
                 return
-            msg = f"{sheet.names[seat]} {'bids' if kind == 'bid' else 'won'} {int(text)}."
+            msg = (_("{name} bids {n}.") if kind == "bid" else _("{name} won {n}.")).format(
+                name=sheet.names[seat], n=int(text))
             if sheet.finished_hands > finished_before:
                 done = sheet.finished_hands - 1
                 scores = sheet.scores(done)
-                msg += f" Hand {done + 1} scored: " + ", ".join(
-                    f"{sheet.names[s]} {scores[s]:+d}" for s in range(sheet.players))
+                msg += " " + _("Hand {n} scored:").format(n=done + 1) + " " + ", ".join(
+                    f"{sheet.names[s]} {signed(scores[s])}" for s in range(sheet.players))
             self.changed(msg)
             return
         self.command(text)
@@ -380,10 +391,10 @@ class SheetScreen(Screen):
         sheet = self.sheet
         words = text.split()
         if not words:
-            what = "bid" if sheet.phase == "bid" else "number of tricks"
             p = sheet.plan()
-            self.say(f"Type a {what}: a whole number from 0 to {p.hand_size}." if not sheet.is_over
-                     else "The game is over.")
+            self.say(_("The game is over.") if sheet.is_over else
+                     (_("Type a bid: a whole number from 0 to {n}.") if sheet.phase == "bid" else
+                      _("Type a number of tricks: a whole number from 0 to {n}.")).format(n=p.hand_size))
             return
         cmd, rest = words[0].lower(), words[1:]
         if cmd in ("?", "h", "help"):
@@ -405,64 +416,69 @@ class SheetScreen(Screen):
             try:
                 sheet.set_trump_card(None if card in ("", "-") else card)
             except EntryError as e:
-                self.say(str(e))
+                self.say(entry_words(str(e)))
                 return
             tc = sheet.trump_card()
-            self.changed(f"Trump card noted: {tc}." if tc is not None else "Trump card forgotten.")
+            self.changed(_("Trump card noted: {card}.").format(card=tc) if tc is not None
+                         else _("Trump card forgotten."))
         elif cmd in ("v", "variants"):
             self.action_variants()
         elif cmd == "dealer":
             if len(rest) != 1 or not 1 <= _number(rest[0]) <= sheet.players:
-                self.say(f"Write: dealer N (N is the seat that dealt the first hand, 1 to {sheet.players}).")
+                self.say(_("Write: dealer N (N is the seat that dealt the first hand, 1 to {n}).").format(
+                    n=sheet.players))
                 return
             try:
                 sheet.change_first_dealer(int(rest[0]) - 1)
             except EntryError as e:
-                self.say(str(e))
+                self.say(entry_words(str(e)))
                 return
-            self.changed(f"{sheet.names[sheet.first_dealer]} dealt the first hand; every dealer follows.")
+            self.changed(_("{name} dealt the first hand; every dealer follows.").format(
+                name=sheet.names[sheet.first_dealer]))
         elif cmd == "rule":
             names = {"hook": "hook", "missed": "missed_bid_scores_tricks", "zero": "zero_bid_scores_hand_size"}
             if len(rest) != 2 or rest[0].lower() not in names or rest[1].lower() not in ("on", "off"):
-                self.say("Write: rule hook|missed|zero on|off.")
+                self.say(_("Write: rule hook|missed|zero on|off."))
                 return
             field = names[rest[0].lower()]
             before = sheet.totals
             try:
                 sheet.change_rules(**{field: rest[1].lower() == "on"})
             except EntryError as e:
-                self.say(str(e))
+                self.say(entry_words(str(e)))
                 return
-            self.sub_title = sheet.rules.describe()
+            self.sub_title = describe_rules(sheet.rules)
             diff = ", ".join(f"{sheet.names[s]} {before[s]}→{sheet.totals[s]}" for s in range(sheet.players)
                              if before[s] != sheet.totals[s])
-            self.changed(f"Rules now: {sheet.rules.describe()}." + (f" Totals: {diff}." if diff else ""))
+            self.changed(_("Rules now: {rules}.").format(rules=describe_rules(sheet.rules))
+                         + (" " + _("Totals: {changes}.").format(changes=diff) if diff else ""))
         elif cmd == "name":
             if len(rest) < 2 or _number(rest[0]) < 0:
-                self.say("Write: name N NEWNAME (N is the seat, 1 to %d)." % sheet.players)
+                self.say(_("Write: name N NEWNAME (N is the seat, 1 to {n}).").format(n=sheet.players))
                 return
             try:
                 seat = _number(rest[0]) - 1
                 old = sheet.names[seat] if 0 <= seat < sheet.players else None
                 sheet.rename(seat, " ".join(rest[1:]))
             except EntryError as e:
-                self.say(str(e))
+                self.say(entry_words(str(e)))
                 return
-            self.changed(f"{old} is now {sheet.names[seat]}.")
+            self.changed(_("{old} is now {new}.").format(old=old, new=sheet.names[seat]))
         else:
             if sheet.is_over:
-                self.say(f"{text!r} is not a command. Type ? for the list.")
+                self.say(_("{text!r} is not a command. Type ? for the list.").format(text=text))
                 return
-            what = "bid" if sheet.phase == "bid" else "number of tricks"
-            self.say(f"{text!r} is not a {what}: type a whole number from 0 to {sheet.plan().hand_size} "
-                     f"(or ? for the commands).")
+            self.say((_("{text!r} is not a bid: type a whole number from 0 to {n} (or ? for the commands).")
+                      if sheet.phase == "bid" else
+                      _("{text!r} is not a number of tricks: type a whole number from 0 to {n} "
+                        "(or ? for the commands).")).format(text=text, n=sheet.plan().hand_size))
 
     def _hand_arg(self, rest: Sequence[str]) -> "int | None":
         sheet = self.sheet
         if not rest:
             return sheet.hand_index
         if not 1 <= _number(rest[0]) <= sheet.hands_started:
-            self.say(f"Give a hand number from 1 to {sheet.hands_started}.")
+            self.say(_("Give a hand number from 1 to {n}.").format(n=sheet.hands_started))
             return None
         return _number(rest[0]) - 1
 
@@ -472,7 +488,7 @@ class SheetScreen(Screen):
         """Open the correction form for a hand."""
         sheet = self.sheet
         if all(b is None for b in sheet.bids(hand)):
-            self.say(f"Nothing has been entered in hand {hand + 1} yet.", style="yellow")
+            self.say(_("Nothing has been entered in hand {n} yet.").format(n=hand + 1), style="yellow")
             return
         before = sheet.totals
 
@@ -482,7 +498,8 @@ class SheetScreen(Screen):
                 diff = ", ".join(f"{sheet.names[s]} {before[s]}→{after[s]}" for s in range(sheet.players)
                                  if before[s] != after[s])
                 self._over_shown = self._over_shown and sheet.is_over
-                self.changed(f"Hand {hand + 1} corrected." + (f" Totals: {diff}." if diff else ""))
+                self.changed(_("Hand {n} corrected.").format(n=hand + 1)
+                             + (" " + _("Totals: {changes}.").format(changes=diff) if diff else ""))
             self.query_one("#entry", Input).focus()
 
         self.app.push_screen(EditHandScreen(sheet, hand), done)
@@ -492,9 +509,11 @@ class SheetScreen(Screen):
         sheet = self.sheet
         p = sheet.plan(hand)
         body = Group(bid_table(sheet.bid_table(hand), hand_size=p.hand_size,
-                               title=f"Hand {p.number}: {p.hand_size} cards, {sheet.names[p.dealer]} deals"),
-                     Text(sheet.bid_summary(hand), style="italic"))
-        self.app.push_screen(MessageScreen(body, button="Close (Enter)"))
+                               title=ngettext("Hand {n}: {size} card, {dealer} deals",
+                                              "Hand {n}: {size} cards, {dealer} deals", p.hand_size).format(
+                                   n=p.number, size=p.hand_size, dealer=sheet.names[p.dealer])),
+                     Text(bid_summary_words(sheet, hand), style="italic"))
+        self.app.push_screen(MessageScreen(body, button=_("Close (Enter)")))
 
     def action_edit(self) -> None:
         k = self.sheet.hand_index
@@ -504,7 +523,7 @@ class SheetScreen(Screen):
 
     def action_variants(self) -> None:
         """Show the totals under every scoring variant."""
-        self.app.push_screen(MessageScreen(variants_table(self.sheet), button="Close (Enter)"))
+        self.app.push_screen(MessageScreen(variants_table(self.sheet), button=_("Close (Enter)")))
 
     def action_bids(self) -> None:
         self.show_bids(self.sheet.hand_index)
@@ -513,13 +532,13 @@ class SheetScreen(Screen):
         try:
             what = self.sheet.undo()
         except EntryError as e:
-            self.say(str(e), style="yellow")
+            self.say(entry_words(str(e)), style="yellow")
             return
         self._over_shown = self._over_shown and self.sheet.is_over
-        self.changed(f"Taken back: {what}.", style="yellow")
+        self.changed(_("Taken back: {what}.").format(what=undo_words(what)), style="yellow")
 
     def action_help(self) -> None:
-        self.app.push_screen(MessageScreen(Text.from_markup(COMMANDS_HELP), button="Close (Enter)",
+        self.app.push_screen(MessageScreen(Text.from_markup(_(COMMANDS_HELP)), button=_("Close (Enter)"),
                                            box_id="help-box"))
 
     def action_quit(self) -> None:
@@ -530,7 +549,7 @@ class SheetScreen(Screen):
         if self._over_shown or not self.sheet.is_over:
             return
         self._over_shown = True
-        self.app.push_screen(SheetOverScreen(self.sheet, self.path or "(not saved)"), self._after_over)
+        self.app.push_screen(SheetOverScreen(self.sheet, self.path or _("(not saved)")), self._after_over)
 
     def _after_over(self, result: object) -> None:
         if result == "new":
@@ -567,6 +586,7 @@ class ScoreApp(App):
     def __init__(self, path: "str | None", settings: Settings, *, sheet: "ScoreSheet | None" = None,
                  setup: bool = True) -> None:
         super().__init__()
+        self.title = _("Oh Hell scorekeeper")
         self.path = path
         self.settings = settings
         self.sheet = sheet
@@ -583,7 +603,7 @@ class ScoreApp(App):
 
     def push_setup(self) -> None:
         """Ask for the players, the first dealer and the rules."""
-        self.push_screen(SetupScreen(self.settings, bots=None, title="New score sheet",
+        self.push_screen(SetupScreen(self.settings, bots=None, title=_("New score sheet"),
                                      dealer_required=True), self._after_setup)
 
     def _after_setup(self, result: object) -> None:

@@ -13,7 +13,9 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Sele
 
 from ..errors import RulesError
 from ..rules import MAX_HAND_SIZE, PRESETS, SCHEDULES, Rules
-from ..text import seat_label
+from ..i18n import N_, _, ngettext
+from ..text import describe_rules, seat_label
+from .widgets import word_bindings
 
 __all__ = ["Settings", "SetupScreen", "DEFAULT_NAMES", "FLAG_LABELS"]
 
@@ -21,12 +23,18 @@ DEFAULT_NAMES = ("You", "Ada", "Bo", "Cy", "Di", "Ed", "Flo")
 
 #: the yes/no options of the rules, in the order shown, with their labels
 FLAG_LABELS = {
-    "hook": "Hook: the dealer may not make the bids total the tricks",
-    "simultaneous_bidding": "Simultaneous bidding: bids hidden until all are in",
-    "must_trump": "Must trump: a player who cannot follow must trump (La Podrida)",
-    "missed_bid_scores_tricks": "A missed bid scores 1 per trick won",
-    "zero_bid_scores_hand_size": "A made bid of 0 scores 5 + the hand size",
+    "hook": N_("Hook: the dealer may not make the bids total the tricks"),
+    "simultaneous_bidding": N_("Simultaneous bidding: bids hidden until all are in"),
+    "must_trump": N_("Must trump: a player who cannot follow must trump (La Podrida)"),
+    "missed_bid_scores_tricks": N_("A missed bid scores 1 per trick won"),
+    "zero_bid_scores_hand_size": N_("A made bid of 0 scores 5 + the hand size"),
 }
+
+
+def schedule_label(schedule: str) -> str:
+    """A schedule's name as the setup screen shows it."""
+    return {"up": _("up"), "down": _("down"), "up-down": _("up-down"), "down-up": _("down-up"),
+            "custom": _("custom")}.get(schedule, schedule)
 
 
 @dataclass
@@ -47,14 +55,15 @@ class SetupScreen(Screen):
     """Choose the number of players (3-7), names, each seat's bot, the first
     dealer and every variant; returns :class:`Settings` when started."""
 
-    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True), Binding("escape", "cancel", "Quit")]
+    BINDINGS = [Binding("ctrl+s", "start", N_("Start"), priority=True), Binding("escape", "cancel", N_("Quit"))]
 
-    def __init__(self, settings: Settings, *, bots: "list[str] | None" = None, title: str = "New game",
+    def __init__(self, settings: Settings, *, bots: "list[str] | None" = None, title: "str | None" = None,
                  dealer_required: bool = False, resume_label: "str | None" = None) -> None:
         super().__init__()
+        word_bindings(self)
         self.settings = settings
         self.bots = bots  # None: no bots (the scorekeeper)
-        self.title_text = title
+        self.title_text = title if title is not None else _("New game")
         self.dealer_required = dealer_required
         self.resume_label = resume_label
         self._filling = False
@@ -67,17 +76,17 @@ class SetupScreen(Screen):
         yield Header()
         with VerticalScroll(id="setup"):
             yield Static(Text.assemble((self.title_text, "bold"),
-                                       ("   ctrl+s starts, Esc quits; Tab moves between fields", "dim")),
+                                       ("   " + _("ctrl+s starts, Esc quits; Tab moves between fields"), "dim")),
                          id="setup-title")
             if self.resume_label:
                 yield Button(self.resume_label, id="resume", variant="success")
             with Horizontal(classes="setup-row"):
-                yield Label("Players", classes="setup-label")
+                yield Label(_("Players"), classes="setup-label")
                 yield Select([(str(k), k) for k in range(3, 8)], value=r.players, allow_blank=False, compact=True,
                              id="players", classes="setup-field")
             for seat in range(7):
                 with Horizontal(classes="setup-row seat-row", id=f"seat-row-{seat}"):
-                    label = ("Your name" if self.bots is not None and seat == 0 else seat_label(seat))
+                    label = (_("Your name") if self.bots is not None and seat == 0 else seat_label(seat))
                     yield Label(label, classes="setup-label")
                     name = s.names[seat] if seat < len(s.names) else DEFAULT_NAMES[seat]
                     yield Input(name, id=f"name-{seat}", classes="setup-name", max_length=24, compact=True)
@@ -86,31 +95,31 @@ class SetupScreen(Screen):
                         yield Select([(b, b) for b in self.bots], value=bot if bot in self.bots else self.bots[0],
                                      allow_blank=False, compact=True, id=f"bot-{seat}", classes="setup-bot")
             with Horizontal(classes="setup-row"):
-                yield Label("First dealer", classes="setup-label")
+                yield Label(_("First dealer"), classes="setup-label")
                 yield Select(self._dealer_options(r.players), value=self._dealer_value(),
                              allow_blank=False, compact=True, id="dealer", classes="setup-field")
             with Horizontal(classes="setup-row"):
-                yield Label("Preset", classes="setup-label")
+                yield Label(_("Preset"), classes="setup-label")
                 preset = r.preset_name()
-                yield Select([("(custom)", "")] + [(p, p) for p in PRESETS], value=preset or "",
+                yield Select([(_("(custom)"), "")] + [(p, p) for p in PRESETS], value=preset or "",
                              allow_blank=False, compact=True, id="preset", classes="setup-field")
             with Horizontal(classes="setup-row"):
-                yield Label("Schedule", classes="setup-label")
-                yield Select([(x, x) for x in SCHEDULES], value=r.schedule, allow_blank=False, compact=True,
+                yield Label(_("Schedule"), classes="setup-label")
+                yield Select([(schedule_label(x), x) for x in SCHEDULES], value=r.schedule, allow_blank=False, compact=True,
                              id="schedule", classes="setup-field")
                 yield Input(",".join(map(str, r.hand_sizes)), id="hand-sizes", classes="setup-sizes",
-                            placeholder="e.g. 1,2,3", disabled=r.schedule != "custom", compact=True)
+                            placeholder=_("e.g. 1,2,3"), disabled=r.schedule != "custom", compact=True)
             with Horizontal(classes="setup-row"):
-                yield Label("No trump", classes="setup-label")
-                yield Select([("last hand", "last"), ("largest hands", "largest"), ("never", "never")],
+                yield Label(_("No trump"), classes="setup-label")
+                yield Select([(_("last hand"), "last"), (_("largest hands"), "largest"), (_("never"), "never")],
                              value=r.no_trump, allow_blank=False, compact=True, id="no-trump", classes="setup-field")
             for flag, text in FLAG_LABELS.items():
-                yield Checkbox(text, getattr(r, flag), id=f"flag-{flag}", compact=True, classes="setup-flag")
+                yield Checkbox(_(text), getattr(r, flag), id=f"flag-{flag}", compact=True, classes="setup-flag")
             yield Static("", id="setup-summary")
             yield Static("", id="setup-error")
             with Horizontal(classes="setup-row"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Quit", id="quit")
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Quit"), id="quit")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -120,7 +129,7 @@ class SetupScreen(Screen):
         self.query_one("#start", Button).focus()
 
     def _dealer_options(self, n: int) -> list[tuple[str, int]]:
-        opts = [] if self.dealer_required else [("drawn at random", -1)]
+        opts = [] if self.dealer_required else [(_("drawn at random"), -1)]
         return opts + [(seat_label(k), k) for k in range(n)]
 
     def _dealer_value(self) -> int:
@@ -216,7 +225,8 @@ class SetupScreen(Screen):
             return
         self._error("")
         self.query_one("#setup-summary", Static).update(
-            Text(f"{rules.describe()} — {rules.hand_count} hands", style="italic"))
+            Text(describe_rules(rules) + " — " + ngettext("{n} hand", "{n} hands", rules.hand_count).format(
+                n=rules.hand_count), style="italic"))
 
     def _error(self, text: str) -> None:
         self.query_one("#setup-error", Static).update(Text(text, style="bold red"))
@@ -233,10 +243,11 @@ class SetupScreen(Screen):
             try:
                 sizes = [int(x) for x in text.replace(" ", "").split(",") if x]
             except ValueError:
-                raise RulesError(f"hand sizes must be whole numbers separated by commas, not {text!r}") from None
+                raise RulesError(_("hand sizes must be whole numbers separated by commas, not {text!r}").format(
+                    text=text)) from None
             if not sizes:
-                raise RulesError("give the custom hand sizes, e.g. 1,2,3 "
-                                 f"(at most {MAX_HAND_SIZE[n] if n * MAX_HAND_SIZE[n] <= 52 else 52 // n} cards each)")
+                most = MAX_HAND_SIZE[n] if n * MAX_HAND_SIZE[n] <= 52 else 52 // n
+                raise RulesError(_("give the custom hand sizes, e.g. 1,2,3 (at most {n} cards each)").format(n=most))
             fields["hand_sizes"] = sizes
         for flag in FLAG_LABELS:
             fields[flag] = self.query_one(f"#flag-{flag}", Checkbox).value
@@ -252,11 +263,12 @@ class SetupScreen(Screen):
         names = [self.query_one(f"#name-{s}", Input).value.strip() for s in range(n)]
         for s, x in enumerate(names):
             if not x:
-                raise RulesError(f"seat {s + 1} has no name")
+                raise RulesError(_("seat {n} has no name").format(n=s + 1))
         folded = [x.casefold() for x in names]
         for s, x in enumerate(folded):
             if folded.index(x) != s:
-                raise RulesError(f"two players are called {names[s]!r}: give everyone a different name")
+                raise RulesError(_("two players are called {name!r}: give everyone a different name").format(
+                    name=names[s]))
         seats: list[str | None] = [None] * n
         if self.bots is not None:
             for s in range(1, n):
@@ -292,7 +304,7 @@ SETUP_CSS = """
 #setup { padding: 0 2; }
 #setup-title { margin: 1 0; }
 .setup-row { height: auto; margin: 0 0 1 0; }
-.setup-label { width: 16; }
+.setup-label { width: 19; }
 .setup-field { width: 30; }
 .setup-name { width: 26; margin: 0 2 0 0; }
 .setup-bot { width: 24; }

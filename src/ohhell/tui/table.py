@@ -29,15 +29,17 @@ from ..bots.session import Applied, TableSession
 from ..cards import RANKS, SUIT_SYMBOLS, parse_card
 from ..errors import CardError, IllegalActionError
 from ..game import Game
+from ..i18n import N_, _, ngettext
+from ..text import bids_range, describe_rules
 from ..view import View
 from .botnames import hint_bot_name
 from .gameover import GameOverScreen
 from .modals import HELP_TEXT, HintScreen, MessageScreen, hint_body
 from .paths import history_path, shown_path
-from .render import (PLAYER_COLORS, bid_table, card_text, explain_illegal, live_bid_rows, rank_text,
-                     score_rows_from_view, score_table, suit_text, trick_table, trump_text)
+from .render import (PLAYER_COLORS, bid_table, card_text, explain_illegal, format_number, live_bid_rows,
+                     rank_text, score_rows_from_view, score_table, signed, suit_text, trick_table, trump_text)
 from .saves import add_to_history, save_game
-from .widgets import BidBar, CardWidget, HandPanel
+from .widgets import BidBar, CardWidget, HandPanel, word_bindings
 
 __all__ = ["PlayScreen", "PlayOptions"]
 
@@ -58,16 +60,17 @@ class PlayScreen(Screen):
     """The table: hand, trump, trick, bid table, score table, whose turn."""
 
     BINDINGS = [
-        Binding("h", "hint", "Hint"),
-        Binding("l", "last_trick", "Last trick"),
-        Binding("u", "undo", "Take back"),
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("question_mark", "help", "Help"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("h", "hint", N_("Hint")),
+        Binding("l", "last_trick", N_("Last trick")),
+        Binding("u", "undo", N_("Take back")),
+        Binding("ctrl+s", "save", N_("Save"), priority=True),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, game: Game, human: int, seats: Sequence["str | None"], options: PlayOptions) -> None:
         super().__init__()
+        word_bindings(self)
         self.game = game
         self.human = human
         self.seat_bots = list(seats)
@@ -105,11 +108,11 @@ class PlayScreen(Screen):
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.sub_title = self.game.rules.describe()
+        self.sub_title = describe_rules(self.game.rules)
         self.query_one("#last-trick").display = False
         log = self.query_one("#log", RichLog)
-        log.write(Text(f"New game: {self.game.rules.describe()}.", style="dim"))
-        log.write(Text("Press ? for the keys, h for a hint.", style="dim"))
+        log.write(Text(_("New game: {rules}.").format(rules=describe_rules(self.game.rules)), style="dim"))
+        log.write(Text(_("Press ? for the keys, h for a hint."), style="dim"))
         await self.refresh_table()
         self._focus_default()
         self.drive()
@@ -164,28 +167,32 @@ class PlayScreen(Screen):
         """Log what an applied action did (and stop for a finished hand's result)."""
         g = self.game
         seat, action = applied.seat, applied.action
-        who = "You" if seat == self.human else g.names[seat]
+        you = seat == self.human
         log = self.query_one("#log", RichLog)
         if isinstance(action, Bid):
             hidden = applied.hidden and seat != self.human
-            log.write(Text(f"{who} {'bid' if seat == self.human else 'bids'}"
-                           + (" (hidden until all are in)" if hidden else f" {action.tricks}")))
+            if hidden:
+                log.write(Text(_("{name} bids (hidden until all are in)").format(name=g.names[seat])))
+            elif you:
+                log.write(Text(_("You bid {bid}").format(bid=action.tricks)))
+            else:
+                log.write(Text(_("{name} bids {bid}").format(name=g.names[seat], bid=action.tricks)))
             if applied.revealed:
-                log.write(Text("Bids revealed: " + ", ".join(f"{g.names[s]} {b}" for s, b in enumerate(g.bids)),
-                               style="bold"))
+                log.write(Text(_("Bids revealed: {bids}").format(
+                    bids=", ".join(f"{g.names[s]} {b}" for s, b in enumerate(g.bids))), style="bold"))
         elif isinstance(action, Play):
-            line = Text(f"{who} {'play' if seat == self.human else 'plays'} ")
+            line = Text(_("You play") + " " if you else _("{name} plays").format(name=g.names[seat]) + " ")
             line.append_text(card_text(action.card))
             log.write(line)
         last = applied.trick
         if last is not None and last.winner is not None:
-            winner = "You" if last.winner == self.human else g.names[last.winner]
-            log.write(Text(f"{winner} {'win' if last.winner == self.human else 'wins'} the trick.",
-                           style="bold"))
+            log.write(Text(_("You win the trick.") if last.winner == self.human else
+                           _("{name} wins the trick.").format(name=g.names[last.winner]), style="bold"))
         hr = applied.hand
         if hr is not None:
-            parts = [f"{g.names[s]} {hr.bids[s]}/{hr.tricks_won[s]} {hr.scores[s]:+d}" for s in range(g.players)]
-            log.write(Text(f"Hand {hr.index + 1} over: " + ", ".join(parts), style="bold cyan"))
+            parts = [f"{g.names[s]} {hr.bids[s]}/{hr.tricks_won[s]} {signed(hr.scores[s])}" for s in range(g.players)]
+            log.write(Text(_("Hand {n} over: {results}").format(n=hr.index + 1, results=", ".join(parts)),
+                           style="bold cyan"))
             if self.options.pause_after_hand:
                 self._hold = True
                 await self.refresh_table()
@@ -208,23 +215,24 @@ class PlayScreen(Screen):
 
     def _hand_result(self, hr) -> Group:
         g = self.game
-        t = Table(title=f"Hand {hr.index + 1} of {g.hand_count} — {hr.hand_size} card"
-                        f"{'s' if hr.hand_size != 1 else ''}", title_style="bold", pad_edge=False)
-        t.add_column("player")
-        t.add_column("bid", justify="right")
-        t.add_column("won", justify="right")
-        t.add_column("score", justify="right")
-        t.add_column("total", justify="right")
+        t = Table(title=_("Hand {n} of {count}").format(n=hr.index + 1, count=g.hand_count) + " — "
+                  + ngettext("{n} card", "{n} cards", hr.hand_size).format(n=hr.hand_size),
+                  title_style="bold", pad_edge=False)
+        t.add_column(_("player"))
+        t.add_column(_("bid"), justify="right")
+        t.add_column(_("won"), justify="right")
+        t.add_column(_("score"), justify="right")
+        t.add_column(_("total"), justify="right")
         totals = g.totals
         for s in range(g.players):
             ok = hr.bids[s] == hr.tricks_won[s]
             t.add_row(Text(g.names[s], style=PLAYER_COLORS[s % len(PLAYER_COLORS)]), str(hr.bids[s]),
-                      str(hr.tricks_won[s]), Text(f"{hr.scores[s]:+d}", style="green" if ok else "red"),
-                      str(totals[s]))
+                      str(hr.tricks_won[s]), Text(signed(hr.scores[s]), style="green" if ok else "red"),
+                      format_number(totals[s]))
         last = hr.tricks[-1]
-        lt = Text("Last trick: ")
+        lt = Text(_("Last trick:") + " ")
         lt.append_text(self._trick_cards(last.leader, last.cards))
-        lt.append(f" — won by {g.names[last.winner]}")
+        lt.append(" — " + _("won by {name}").format(name=g.names[last.winner]))
         return Group(t, Text(""), lt)
 
     def _trick_cards(self, leader: int, cards) -> Text:
@@ -260,7 +268,8 @@ class PlayScreen(Screen):
         try:
             add_to_history(path, self.game, self.seat_bots)
         except OSError as e:
-            self.save_error = f"could not add the game to {history_path(path)}: {e.strerror or e}"
+            self.save_error = _("could not add the game to {path}: {reason}").format(
+                path=history_path(path), reason=e.strerror or e)
 
     def _save(self) -> None:
         path = self.options.save_path
@@ -271,7 +280,7 @@ class PlayScreen(Screen):
             self.saved_to = path
             self.save_error = None
         except OSError as e:
-            self.save_error = f"could not save to {path}: {e.strerror or e}"
+            self.save_error = _("could not save to {path}: {reason}").format(path=path, reason=e.strerror or e)
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -281,14 +290,15 @@ class PlayScreen(Screen):
         g = self.game
         n = v.players
         # info line
-        info = Text(f"Hand {v.hand_index + 1} of {v.hand_count}", style="bold")
-        info.append(f" · {v.hand_size} card{'s' if v.hand_size != 1 else ''} each · dealer ")
+        info = Text(_("Hand {n} of {count}").format(n=v.hand_index + 1, count=v.hand_count), style="bold")
+        info.append(" · " + ngettext("{n} card each", "{n} cards each", v.hand_size).format(n=v.hand_size)
+                    + " · " + _("dealer") + " ")
         info.append(v.names[v.dealer], style=PLAYER_COLORS[v.dealer % len(PLAYER_COLORS)])
         info.append(" · ")
         reason = ""
         if v.trump_card is None:
-            reason = ("the deal uses the whole deck" if v.hand_size * n >= 52 else
-                      "last hand" if v.rules.no_trump == "last" else "largest hands")
+            reason = (_("the deal uses the whole deck") if v.hand_size * n >= 52 else
+                      _("last hand") if v.rules.no_trump == "last" else _("largest hands"))
         info.append_text(trump_text(None if v.trump_card is None else int(v.trump_card), reason))
         self.query_one("#info", Static).update(info)
         self.query_one("#trick", Static).update(trick_table(v, you=self.human))
@@ -306,7 +316,7 @@ class PlayScreen(Screen):
             note = ""
             if len(allowed) == v.hand_size:
                 x = next(b for b in range(v.hand_size + 1) if b not in allowed)
-                note = f"not {x}: the hook (the bids may not total {v.hand_size})"
+                note = _("not {bid}: the hook (the bids may not total {n})").format(bid=x, n=v.hand_size)
             await bidbar.show(v.hand_size, allowed, note)
             bidbar.display = True
         else:
@@ -318,44 +328,47 @@ class PlayScreen(Screen):
         rows = live_bid_rows(v)
         narrow = self.query_one("#right").size.width < 14 + 9 * n
         self.query_one("#bids", Static).update(bid_table(rows, to_act=to_act, hand_size=v.hand_size,
-                                                         title=f"Bids — hand {v.hand_index + 1}",
+                                                         title=_("Bids — hand {n}").format(n=v.hand_index + 1),
                                                          compact=self.query_one("#right").size.width < 44))
         self.query_one("#scores", Static).update(score_table(v.names, score_rows_from_view(v), compact=narrow,
                                                              highlight=v.hand_index + 1 if not v.is_over else None))
-        self.sub_title = (f"{v.names[self.human]} · {', '.join(f'{v.names[s]} {t}' for s, t in enumerate(v.totals))}")
+        self.sub_title = (f"{v.names[self.human]} · "
+                          f"{', '.join(f'{v.names[s]} {format_number(t)}' for s, t in enumerate(v.totals))}")
 
     def on_resize(self) -> None:
         self.call_later(self.refresh_table)
 
     def _status(self, v: View) -> Text:
         if v.is_over:
-            return Text("The game is over.", style="bold")
+            return Text(_("The game is over."), style="bold")
         if self._hold:
-            return Text("Hand over — press Enter to continue.", style="bold")
+            return Text(_("Hand over — press Enter to continue."), style="bold")
         if self.human_may_act:
             if v.phase == "bid":
-                t = Text("Your bid: ", style="bold bright_green")
-                t.append(f"0 to {v.hand_size}" + (f" — typed {self._typed}_" if self._typed else ""))
+                t = Text(_("Your bid:") + " ", style="bold bright_green")
+                t.append(_("0 to {n}").format(n=v.hand_size)
+                         + (" — " + _("typed {keys}").format(keys=self._typed + "_") if self._typed else ""))
                 if v.rules.simultaneous_bidding:
-                    t.append(" (bids stay hidden until everyone has bid)", style="dim")
+                    t.append(" " + _("(bids stay hidden until everyone has bid)"), style="dim")
                 return t
-            t = Text("Your turn: play a card", style="bold bright_green")
+            t = Text(_("Your turn: play a card"), style="bold bright_green")
             if v.trick.cards:
                 led = v.trick.cards[0] // 13
                 t.append(" — ")
                 t.append_text(suit_text(led, name=True))
-                t.append(" led")
+                t.append(" " + _("led"))
                 if any(c // 13 == led for c in v.hand):
-                    t.append(", you must follow")
+                    t.append(_(", you must follow"))
             else:
-                t.append(" — you lead")
+                t.append(" — " + _("you lead"))
             if self._typed:
-                t.append(f"  (typed {rank_text(RANKS.index(self._typed))}_)", style="dim")
+                t.append("  (" + _("typed {keys}").format(keys=rank_text(RANKS.index(self._typed)) + "_") + ")",
+                         style="dim")
             return t
         seat = self._bot_to_act()
         if seat is None:
-            return Text("Waiting…", style="dim")
-        return Text(f"{v.names[seat]} is thinking…", style="italic")
+            return Text(_("Waiting…"), style="dim")
+        return Text(_("{name} is thinking…").format(name=v.names[seat]), style="italic")
 
     def _last_trick_panel(self, v: View) -> Text:
         # the trick before the one on the table (or the previous hand's last, early in a hand)
@@ -367,11 +380,11 @@ class PlayScreen(Screen):
         elif not v.tricks and v.past_hands:
             trick = v.past_hands[-1].tricks[-1]
         if trick is None:
-            return Text("Last trick: none yet this hand.", style="dim")
-        t = Text("Last trick: ", style="bold")
+            return Text(_("Last trick: none yet this hand."), style="dim")
+        t = Text(_("Last trick:") + " ", style="bold")
         t.append_text(self._trick_cards(trick.leader, trick.cards))
         if trick.winner is not None:
-            t.append(f" — won by {v.names[trick.winner]}")
+            t.append(" — " + _("won by {name}").format(name=v.names[trick.winner]))
         return t
 
     def _focus_default(self) -> None:
@@ -396,15 +409,16 @@ class PlayScreen(Screen):
         self._typed = ""
         g = self.game
         if g.is_over:
-            self.say("The game is over.")
+            self.say(_("The game is over."))
             return False
         if self._hold:
-            self.say("Press Enter to close the hand's result first.")
+            self.say(_("Press Enter to close the hand's result first."))
             return False
         v = self.view
         if not self.human_may_act:
             who = self._bot_to_act()
-            self.say(f"Wait: it is {v.names[who]}'s turn." if who is not None else "It is not your turn.")
+            self.say(_("Wait: it is {name}'s turn.").format(name=v.names[who]) if who is not None
+                     else _("It is not your turn."))
             return False
         try:
             applied = self.session.act(self.human, action)
@@ -441,14 +455,13 @@ class PlayScreen(Screen):
             if ch.isdigit():
                 event.stop()
                 if not self.human_may_act:
-                    self.say("Wait for your turn to bid.")
+                    self.say(_("Wait for your turn to bid."))
                     return
                 self._typed += ch
                 b = int(self._typed)
                 if b > v.hand_size:
                     self._typed = ""
-                    self.say(f"Bids are 0 to {v.hand_size}: this hand has {v.hand_size} "
-                             f"trick{'s' if v.hand_size != 1 else ''}.")
+                    self.say(bids_range(v.hand_size))
                 elif b == 0 or b * 10 > v.hand_size:      # no further digit could follow
                     await self.choose(Bid(b))
                 else:
@@ -458,8 +471,8 @@ class PlayScreen(Screen):
             if low in "hlu?":
                 return
             event.stop()
-            self.say(f"{ch!r} is not a bid: type a whole number from 0 to {v.hand_size} "
-                     f"(or click a bid). Press ? for help.")
+            self.say(_("{key!r} is not a bid: type a whole number from 0 to {n} "
+                       "(or click a bid). Press ? for help.").format(key=ch, n=v.hand_size))
             return
         if v.phase != "play":
             return
@@ -472,7 +485,7 @@ class PlayScreen(Screen):
                 try:
                     card = parse_card(rank + ch)
                 except CardError:          # "1" then a suit: no such rank
-                    self.say(f"{rank}{ch} is not a card: type 1 0 or t for a ten.")
+                    self.say(_("{keys} is not a card: type 1 0 or t for a ten.").format(keys=rank + ch))
                     return
                 await self.choose(Play(card))
                 return
@@ -483,12 +496,12 @@ class PlayScreen(Screen):
                 return
             event.stop()
             self._typed = ""
-            self.say("After the rank, type the suit: c, d, h or s.")
+            self.say(_("After the rank, type the suit: c, d, h or s."))
             return
         if low in "23456789tjqka1":
             event.stop()
             if not self.human_may_act:
-                self.say("Wait for your turn to play.")
+                self.say(_("Wait for your turn to play."))
                 return
             self._typed = "1" if ch == "1" else low.upper()
             self._message = Text("")
@@ -497,16 +510,17 @@ class PlayScreen(Screen):
         if low in "hlu?":
             return
         event.stop()
-        self.say(f"{ch!r}: type a card as its rank then its suit (q s for Q♠), or click it. Press ? for help.")
+        self.say(_("{key!r}: type a card as its rank then its suit (q s for Q♠), or click it. "
+                   "Press ? for help.").format(key=ch))
 
     # --- commands ------------------------------------------------------------------------------
 
     def action_hint(self) -> None:
         """Ask the expert what it would do here, and why."""
         if not self.human_may_act:
-            self.say("A hint is for your turn.", style="yellow")
+            self.say(_("A hint is for your turn."), style="yellow")
             return
-        self.say(f"Asking the {self.options.hint_bot or hint_bot_name()} bot…", style="italic")
+        self.say(_("Asking the {bot} bot…").format(bot=self.options.hint_bot or hint_bot_name()), style="italic")
         self._hint()
 
     @work(exclusive=True, group="hint")
@@ -538,20 +552,20 @@ class PlayScreen(Screen):
         if self.save_error:
             self.say(self.save_error)
         elif self.saved_to:
-            self.say(f"Saved to {shown_path(self.saved_to)}.", style="green")
+            self.say(_("Saved to {path}.").format(path=shown_path(self.saved_to)), style="green")
         else:
-            self.say("This game is not being saved (no save file).", style="yellow")
+            self.say(_("This game is not being saved (no save file)."), style="yellow")
 
     async def action_undo(self) -> None:
         """Take back the person's last action and every bot action after it."""
         if not any(s == self.human for s, _ in self.game.actions()):
-            self.say("You have nothing to take back yet.", style="yellow")
+            self.say(_("You have nothing to take back yet."), style="yellow")
             return
         self.workers.cancel_group(self, "drive")
         self._hold = False
         self.session.take_back(self.human)    # a bot still thinking then answers a stale turn
         self._typed = ""
-        self.query_one("#log", RichLog).write(Text("You took back your last move.", style="yellow"))
+        self.query_one("#log", RichLog).write(Text(_("You took back your last move."), style="yellow"))
         self._save()
         self._message = Text("")
         await self.refresh_table()
@@ -559,7 +573,7 @@ class PlayScreen(Screen):
         self.drive()
 
     def action_help(self) -> None:
-        self.app.push_screen(MessageScreen(Text.from_markup(HELP_TEXT), button="Close (Enter)",
+        self.app.push_screen(MessageScreen(Text.from_markup(_(HELP_TEXT)), button=_("Close (Enter)"),
                                            box_id="help-box"))
 
     def action_quit(self) -> None:

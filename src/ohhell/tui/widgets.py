@@ -12,11 +12,27 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS
+from ..cards import SUIT_SYMBOLS
+from ..i18n import _
+from ..text import suit_name
 from .chart import line_chart
 from .render import SUIT_STYLE, card_text, hand_by_suit
 
-__all__ = ["CardWidget", "HandPanel", "BidBar", "ChartView"]
+__all__ = ["CardWidget", "HandPanel", "BidBar", "ChartView", "word_bindings"]
+
+
+def word_bindings(node: Widget) -> None:
+    """Word the descriptions of ``node``'s key bindings (the footer's labels, marked with
+    ``N_`` in ``BINDINGS``) in the current language.
+
+    ``BINDINGS`` is read when the class is made, before any language is chosen, so the
+    words are put in per instance (this reads Textual's per-node bindings map).
+    """
+    import dataclasses
+    bindings = node._bindings.key_to_bindings
+    for key, found in bindings.items():
+        bindings[key] = [dataclasses.replace(b, description=_(b.description)) if b.description else b
+                         for b in found]
 
 
 class CardWidget(Static, can_focus=True):
@@ -93,15 +109,15 @@ class HandPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         if self._mask <= 0:
-            yield Static(Text("(no cards)", style="dim"), classes="suit-label")
+            yield Static(Text(_("(no cards)"), style="dim"), classes="suit-label")
             return
         per = self._per_row
         for suit, cards in hand_by_suit(self._mask, self._trump):
             label = Text(SUIT_SYMBOLS[suit] + " ", style=SUIT_STYLE[suit])
             if suit == self._trump:
-                label.append("trump", style="bold")
+                label.append(_("trump"), style="bold")
             else:
-                label.append(SUIT_NAMES[suit], style="dim")
+                label.append(suit_name(suit), style="dim")
             for start in range(0, len(cards), per):
                 with Horizontal(classes="suit-row"):
                     yield Static(label if start == 0 else "", classes="suit-label")
