@@ -55,6 +55,20 @@ export function botName(bot) {
   return m && BOT_NAMES[m[1]] ? `${BOT_NAMES[m[1]]}-${m[2]}` : bot;
 }
 
+/**
+ * A seat's name as this page shows it: the names the server gives bots' seats ("Expert
+ * bot", "Heuristic bot 2": tables.display_names) in the page's language; a person's name,
+ * and every name on an English page, as it is.
+ */
+export function seatName(name) {
+  if (lang === "en" || typeof name !== "string") return name;
+  const m = /^([A-Z][a-z]+)((?:-[\w.]+)?) bot( \d+)?$/.exec(name);
+  if (!m || !BOT_NAMES[m[1].toLowerCase()]) return name;
+  const level = botName(m[1].toLowerCase() + m[2]);
+  const said = tp("seat name", "{level} bot", { level }) + (m[3] ? " " + number(Number(m[3])) : "");
+  return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
 const PRESET_NAMES = { standard: t("standard"), "la-podrida": "La Podrida", openspiel: "OpenSpiel" };
 /** A rules preset's name. */
 export const presetName = (name) => PRESET_NAMES[name] || name;

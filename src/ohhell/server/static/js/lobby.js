@@ -1,5 +1,5 @@
 // The lobby: create a table (every variant, each seat open, a bot or reserved) and list open tables.
-import { api, botName, clear, describeRules, el, presetName, scheduleName, store, toast } from "./common.js";
+import { api, botName, clear, describeRules, el, presetName, scheduleName, seatName, store, toast } from "./common.js";
 import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -140,7 +140,7 @@ async function refreshTables() {
   for (const row of data.tables) {
     const url = `/t/${encodeURIComponent(row.id)}`;
     const name = row.title || t("Table {id}", { id: row.id });
-    const who = row.names.map((n, i) => (!n ? t("open seat") : (row.account_bots || []).includes(i) ? t("{name} (bot)", { name: n }) : n)).join(", ");
+    const who = row.names.map((n, i) => (!n ? t("open seat") : (row.account_bots || []).includes(i) ? t("{name} (bot)", { name: n }) : seatName(n))).join(", ");
     const state = row.status === "waiting" ? tn("{n} open seat", "{n} open seats", row.open.length)
       : row.status === "playing" ? t("playing hand {hand} of {hands}", { hand: number(row.hand), hands: number(row.hands) }) : t("game over");
     list.append(el("li", { "data-table": row.id },

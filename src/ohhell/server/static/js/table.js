@@ -4,7 +4,7 @@
 // the core's reasons).  Modules: table/state.js (the frame), seats.js (seats around the
 // felt), cards.js (card art), motion.js (FLIP animations), panels.js (side panels and the
 // game-over screen), settings.js and sound.js.
-import { api, botName, cardWords, clear, describeRules, el, errorWords, reasonWords, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
+import { api, botName, cardWords, clear, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
 import { number, t, tn } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
@@ -29,6 +29,7 @@ let handResult = null;     // the hand number whose result is shown
 const socket = new TableSocket(tableId, {
   state(msg) {
     const t0 = performance.now();
+    localNames(msg);
     finishAll();
     const prev = ctx.state;
     const before = handRects();
@@ -68,6 +69,14 @@ const socket = new TableSocket(tableId, {
     renderConnection();
   },
 });
+
+/** Bots' seat names in the page's language (common.js seatName), in the frame itself so
+ * every panel and announcement shows the same names. */
+function localNames(msg) {
+  for (const seat of msg.table.seats) if (seat.kind === "bot") seat.name = seatName(seat.name);
+  const v = msg.game && msg.game.view;
+  if (v) v.names = v.names.map((n, s) => (msg.table.seats[s] && msg.table.seats[s].kind === "bot" ? seatName(n) : n));
+}
 
 function parseInvite() {
   const params = new URLSearchParams(location.hash.slice(1));
