@@ -461,7 +461,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                         break
                     await _handle(conn, msg)
                 except TableError as e:
-                    conn.error(e.code, e.message, msg.ref)
+                    conn.error(e.code, e.message, msg.ref, e.reason)
                 except Exception:
                     log.exception("error handling %s", msg.type)
                     conn.error("internal", "the server failed to handle this message; nothing was changed",

@@ -47,12 +47,15 @@ CHAT_KEEP = 500
 
 
 class TableError(Exception):
-    """An operation the table refuses; ``code`` is stable, the text is for people."""
+    """An operation the table refuses; ``code`` is stable, the English text is for programs
+    and logs (pages word the code in their reader's language); ``reason``, for a refused
+    bid or card, is the core's reason as JSON facts (``tables.reason_facts``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: "dict | None" = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def parse_table_config(body: Any) -> dict:

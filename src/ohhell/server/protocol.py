@@ -218,9 +218,12 @@ def encode(message: dict) -> str:
                       allow_nan=False)
 
 
-def error_message(code: str, message: str, ref: "int | str | None" = None) -> str:
-    """An ``error`` frame."""
+def error_message(code: str, message: str, ref: "int | str | None" = None,
+                  reason: "dict | None" = None) -> str:
+    """An ``error`` frame (``reason``: a refused bid or card's code and facts)."""
     msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if reason is not None:
+        msg["reason"] = reason
     if ref is not None:
         msg["ref"] = ref
     return encode(msg)

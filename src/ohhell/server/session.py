@@ -96,9 +96,10 @@ class Connection:
                 return
         self._wake.set()
 
-    def error(self, code: str, message: str, ref: "int | str | None" = None) -> None:
+    def error(self, code: str, message: str, ref: "int | str | None" = None,
+              reason: "dict | None" = None) -> None:
         """Queue an ``error`` frame for this client alone."""
-        self.send(error_message(code, message, ref))
+        self.send(error_message(code, message, ref, reason))
 
     def close(self, reason: str) -> None:
         """Close after the queued frames; :meth:`pump` returns and the socket is closed with ``reason``."""

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import dealing
 from ..actions import parse_action
+from ..cards import CARDS
 from ..bots.session import TableSession, Turn
 from ..errors import IllegalActionError, OhHellError
 from ..game import Game
@@ -562,7 +563,7 @@ class Table:
                 game.check(action, seat=seat)
             except IllegalActionError as e:
                 code = "not_your_turn" if not game.legal_actions(seat) else "illegal"
-                raise TableError(code, str(e)) from None
+                raise TableError(code, str(e), reason_facts(e)) from None
             await self._commit("act", {"game": self.game_no, "seat": seat, "action": action.to_json()})
             await self._after_change()
 
@@ -995,7 +996,7 @@ class Table:
     def summary(self) -> dict:
         """One line of the lobby's list."""
         return {"id": self.id, "title": self.title, "description": self.rules.describe() if self.rules else "",
-                "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
+                "rules": self.rules.to_dict() if self.rules else None, "players": len(self.seats), "open": [i for i, s in enumerate(self.seats) if s.kind == "open"],
                 "seated": sum(1 for s in self.seats if s.kind == "human"),
                 "status": self.status, "game": self.game_no,
                 "names": self.display_names(), "account_bots": sorted(self.account_bots()),
@@ -1145,12 +1146,15 @@ def explain(view: Any) -> dict:
       holds, the bids 0 to the hand size), the sentence :func:`ohhell.text.explain_illegal`
       makes of the core's reason (:meth:`View.rejection`); empty when it is not to act;
     * ``winning``: the seat winning the open trick so far (``None`` before the lead);
+    * ``why_code``: the same refusals as the core's code and facts (:func:`reason_facts`),
+      which pages word in their reader's language (``why_not`` stays, in English, for programs);
     * ``hook``: while a hand is bid in turn under the hook, ``{"seat": dealer, "bid": b}``,
       ``b`` the bid the dealer may not make (``None`` until every other bid is in).
 
     Nothing here is more than the view holds: a seat learns only about its own cards.
     """
     why: dict[str, str] = {}
+    why_code: dict[str, dict] = {}
     if view.seat is not None and view.legal:
         names = list(view.names)
         if view.phase == "bid":
@@ -1161,6 +1165,7 @@ def explain(view: Any) -> dict:
             err = view.rejection(choice)
             if err is not None:
                 why[str(choice)] = explain_illegal(err, names)
+                why_code[str(choice)] = reason_facts(err)
     hook = None
     rules = view.rules
     if view.phase == "bid" and rules.hook and not rules.simultaneous_bidding and view.bids[view.dealer] is None:
@@ -1168,7 +1173,31 @@ def explain(view: Any) -> dict:
         bid = hook_bid(view.hand_size, sum(others)) if all(b is not None for b in others) else None
         hook = {"seat": view.dealer, "bid": bid}
     winning = view.trick_winner_so_far if view.phase == "play" else None
-    return {"why_not": why, "winning": winning, "hook": hook}
+    return {"why_not": why, "why_code": why_code, "winning": winning, "hook": hook}
+
+
+def reason_facts(err: IllegalActionError) -> dict:
+    """The core's reason for a refused action as JSON for a page to word: ``{"code": ...}``
+    and the facts behind it (``to_act``, ``hand_size``, ``bid``; ``led`` and ``trump`` as
+    suit letters, ``card`` as its name), the same facts :func:`ohhell.text.explain_illegal`
+    words in English.  Nothing the refused seat does not know.
+
+    >>> from ohhell import Game, Rules
+    >>> g = Game(Rules(3, schedule="custom", hand_sizes=(1,)), seed=1)
+    >>> reason_facts(g.view(g.to_act).rejection(5))["code"]
+    'bid_too_high'
+    """
+    f = err.facts
+    out: dict[str, Any] = {"code": err.code or "not_allowed"}
+    for key in ("to_act", "hand_size", "bid"):
+        if f.get(key) is not None:
+            out[key] = f[key]
+    for key in ("led", "trump"):
+        if f.get(key) is not None:
+            out[key] = "CDHS"[f[key]]
+    if f.get("card") is not None:
+        out["card"] = str(CARDS[f["card"]])
+    return out
 
 
 def _distinct(names: "list[str | None]") -> "list[str | None]":

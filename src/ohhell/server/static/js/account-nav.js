@@ -1,4 +1,6 @@
 // The lobby's header link to the account page: "Sign in", or the signed-in username.
+import { t } from "./i18n.js";
+
 const link = document.getElementById("account-link");
 if (link) {
   fetch("/api/account", { credentials: "same-origin", headers: { accept: "application/json" } })
@@ -6,7 +8,7 @@ if (link) {
     .then((data) => {
       if (data && data.user) {
         link.textContent = data.user.username;
-        link.title = `Signed in as ${data.user.username}: your account`;
+        link.title = t("Signed in as {user}: your account", { user: data.user.username });
         link.dataset.user = data.user.username;
       }
     })

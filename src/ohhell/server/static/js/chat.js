@@ -2,7 +2,8 @@
 // socket through tableFrames (socket.js). The server says who spoke (a seat's name, or
 // "Spectator xxxx"), never the client; every message is shown with textContent, never as HTML.
 // Muting is this browser's own: the muted names of each table are kept in localStorage.
-import { clear, el, store } from "./common.js";
+import { clear, el, errorWords, store } from "./common.js";
+import { number, t, tn } from "./i18n.js";
 import { tableFrames } from "./socket.js";
 
 const MAX_LENGTH = 300;            // the server's limit (config.CHAT_MAX_LENGTH; /api/options says it)
@@ -34,23 +35,23 @@ function build() {
   // role=log is a live region (new messages are read out politely); the list inside keeps
   // list semantics (an <ol role=log> would lose them)
   list = el("ol", { class: "chat-list" });
-  log = el("div", { class: "chat-log", role: "log", "aria-label": "Chat messages", tabindex: "0" }, list);
+  log = el("div", { class: "chat-log", role: "log", "aria-label": t("Chat messages"), tabindex: "0" }, list);
   input = el("input", {
     type: "text", id: "chat-input", maxlength: maxLength, autocomplete: "off", enterkeyhint: "send",
-    placeholder: "Say something to the table", "aria-describedby": "chat-count",
+    placeholder: t("Say something to the table"), "aria-describedby": "chat-count",
   });
-  sendButton = el("button", { type: "submit", class: "primary", disabled: true }, "Send");
-  const count = el("span", { id: "chat-count", class: "chat-count small", "aria-live": "off" }, `0/${maxLength}`);
+  sendButton = el("button", { type: "submit", class: "primary", disabled: true }, t("Send"));
+  const count = el("span", { id: "chat-count", class: "chat-count small", "aria-live": "off" }, `${number(0)}/${number(maxLength)}`);
   form = el("form", { class: "chat-form", autocomplete: "off" },
-    el("label", { for: "chat-input", class: "sr-only" }, "Chat message"), input, sendButton);
+    el("label", { for: "chat-input", class: "sr-only" }, t("Chat message")), input, sendButton);
   statusLine = el("p", { class: "chat-status small", role: "status", "aria-live": "polite" });
   note = el("p", { class: "chat-note small" });
   hiddenLine = el("p", { class: "chat-hidden small" });
   mutedBox = el("div", { class: "chat-muted small" });
-  box.append(el("div", { class: "chat-head" }, el("h2", {}, "Chat"), count), note, log, hiddenLine, form,
+  box.append(el("div", { class: "chat-head" }, el("h2", {}, t("Chat")), count), note, log, hiddenLine, form,
     statusLine, mutedBox);
   input.addEventListener("input", () => {
-    count.textContent = `${input.value.length}/${maxLength}`;
+    count.textContent = `${number(input.value.length)}/${number(maxLength)}`;
     sendButton.disabled = !input.value.trim();
   });
   form.addEventListener("submit", (e) => {
@@ -58,7 +59,7 @@ function build() {
     const text = input.value.trim();
     if (!text) return;
     if (tableFrames.send({ type: "chat", text }) === null) {
-      say("Not connected: your message was not sent (it is still in the box).");
+      say(t("Not connected: your message was not sent (it is still in the box)."));
       return;
     }
     say("");
@@ -83,13 +84,13 @@ const isMine = (m) => !!m.you || (m.seat !== null ? m.seat === mySeat()
 
 function line(m) {
   const mine = isMine(m);
-  const who = mine ? "You" : m.name;
+  const who = mine ? t("You") : m.name;
   const tags = [];
-  if (m.seat === null) tags.push(el("span", { class: "chat-tag" }, m.audience === "spectators" ? "spectators only" : "spectator"));
+  if (m.seat === null) tags.push(el("span", { class: "chat-tag" }, m.audience === "spectators" ? t("spectators only") : t("spectator")));
   const mute = mine ? null : el("button", {
-    type: "button", class: "chat-mute", "aria-label": `Mute ${m.name}`, title: `Hide ${m.name}'s messages (in this browser)`,
-    onclick: () => { muted.add(m.name); saveMuted(); render(); say(`${m.name} is muted.`); },
-  }, "Mute");
+    type: "button", class: "chat-mute", "aria-label": t("Mute {name}", { name: m.name }), title: t("Hide {name}'s messages (in this browser)", { name: m.name }),
+    onclick: () => { muted.add(m.name); saveMuted(); render(); say(t("{name} is muted.", { name: m.name })); },
+  }, t("Mute"));
   return el("li", { class: "chat-line" + (mine ? " mine" : ""), "data-id": m.id },
     el("div", { class: "chat-meta" }, el("span", { class: "chat-who" }, who), tags, timeOf(m.ts), mute),
     el("div", { class: "chat-text" }, m.text));
@@ -104,15 +105,15 @@ function render() {
     if (muted.has(m.name) && !isMine(m)) { hidden += 1; continue; }
     list.append(line(m));
   }
-  if (!list.firstChild) list.append(el("li", { class: "chat-empty muted" }, "No messages yet."));
-  hiddenLine.textContent = hidden ? `${hidden} message${hidden === 1 ? "" : "s"} from muted people hidden.` : "";
+  if (!list.firstChild) list.append(el("li", { class: "chat-empty muted" }, t("No messages yet.")));
+  hiddenLine.textContent = hidden ? tn("{n} message from muted people hidden.", "{n} messages from muted people hidden.", hidden) : "";
   clear(mutedBox);
   if (muted.size) {
-    mutedBox.append(el("span", {}, "Muted: "), ...[...muted].map((name) => el("span", { class: "chat-muted-name" }, name, " ",
+    mutedBox.append(el("span", {}, t("Muted:"), " "), ...[...muted].map((name) => el("span", { class: "chat-muted-name" }, name, " ",
       el("button", {
-        type: "button", class: "chat-unmute", "aria-label": `Unmute ${name}`,
-        onclick: () => { muted.delete(name); saveMuted(); render(); say(`${name} is no longer muted.`); },
-      }, "Unmute"))));
+        type: "button", class: "chat-unmute", "aria-label": t("Unmute {name}", { name }),
+        onclick: () => { muted.delete(name); saveMuted(); render(); say(t("{name} is no longer muted.", { name })); },
+      }, t("Unmute")))));
   }
   if (atBottom) log.scrollTop = log.scrollHeight;
   renderNote();
@@ -121,10 +122,10 @@ function render() {
 function renderNote() {
   if (!state()) return;
   const spectator = mySeat() === null;
-  note.textContent = !apart() ? (spectator ? "You are watching: players and spectators read this chat." : "")
-    : spectator ? "Spectators chat apart here: the players do not see your messages, you see theirs."
-      : "Spectators chat apart at this table: you do not see their messages.";
-  input.placeholder = spectator && apart() ? "Say something to the other spectators" : "Say something to the table";
+  note.textContent = !apart() ? (spectator ? t("You are watching: players and spectators read this chat.") : "")
+    : spectator ? t("Spectators chat apart here: the players do not see your messages, you see theirs.")
+      : t("Spectators chat apart at this table: you do not see their messages.");
+  input.placeholder = spectator && apart() ? t("Say something to the other spectators") : t("Say something to the table");
 }
 
 function add(m) {
@@ -153,7 +154,7 @@ if (box) {
       add(msg);
     }
     else if (msg.type === "state") renderNote();
-    else if (msg.type === "error" && String(msg.code).startsWith("chat_")) say(msg.message);
+    else if (msg.type === "error" && String(msg.code).startsWith("chat_")) say(errorWords(msg));
   });
   tableFrames.addEventListener("status", (e) => {
     const open = e.detail.status === "open";

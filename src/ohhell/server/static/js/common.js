@@ -1,7 +1,9 @@
-// Small helpers shared by the lobby, the table and the replay pages.
+// Small helpers shared by the lobby, the table and the replay pages.  Every text they make
+// is in the page's language (i18n.js, loaded before this module runs).
+import { lang, number, t, tn, tp } from "./i18n.js";
 
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-export const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+export const SUIT_NAME = { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") };
 const RANK_LABEL = { T: "10" };
 const RANKS = "23456789TJQKA";
 const SUITS = "CDHS";
@@ -35,10 +37,171 @@ export const suitOf = (card) => card[1];
 export const isRed = (card) => card[1] === "H" || card[1] === "D";
 export const cardNumber = (card) => SUITS.indexOf(card[1]) * 13 + RANKS.indexOf(card[0]);
 /** A card's name for screen readers: "queen of spades". */
+const RANK_WORDS = { J: t("jack"), Q: t("queen"), K: t("king"), A: t("ace") };
 export function cardWords(card) {
-  const words = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-  return `${words[card[0]] || card[0]} of ${SUIT_NAME[card[1]]}`;
+  const rank = RANK_WORDS[card[0]] || (card[0] === "T" ? number(10) : number(Number(card[0])));
+  return t("{rank} of {suit}", { rank, suit: SUIT_NAME[card[1]] });
 }
+
+const BOT_NAMES = {
+  random: tp("bot level", "random"), heuristic: tp("bot level", "heuristic"), beginner: tp("bot level", "beginner"),
+  intermediate: tp("bot level", "intermediate"), expert: tp("bot level", "expert"),
+};
+/** A bot level's name as the page's language says it (a dated version, "expert-2026.11",
+ * keeps its date). */
+export function botName(bot) {
+  if (BOT_NAMES[bot]) return BOT_NAMES[bot];
+  const m = /^([a-z]+)-(.+)$/.exec(bot || "");
+  return m && BOT_NAMES[m[1]] ? `${BOT_NAMES[m[1]]}-${m[2]}` : bot;
+}
+
+/**
+ * A seat's name as this page shows it: the names the server gives bots' seats ("Expert
+ * bot", "Heuristic bot 2": tables.display_names) in the page's language; a person's name,
+ * and every name on an English page, as it is.
+ */
+export function seatName(name) {
+  if (lang === "en" || typeof name !== "string") return name;
+  const m = /^([A-Z][a-z]+)((?:-[\w.]+)?) bot( \d+)?$/.exec(name);
+  if (!m || !BOT_NAMES[m[1].toLowerCase()]) return name;
+  const level = botName(m[1].toLowerCase() + m[2]);
+  const said = tp("seat name", "{level} bot", { level }) + (m[3] ? " " + number(Number(m[3])) : "");
+  return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
+const PRESET_NAMES = { standard: t("standard"), "la-podrida": "La Podrida", openspiel: "OpenSpiel" };
+/** A rules preset's name. */
+export const presetName = (name) => PRESET_NAMES[name] || name;
+
+const SCHEDULE_WORDS = {
+  up: t("1 up to the most cards"), down: t("the most cards down to 1"), "up-down": t("up, then down"),
+  "down-up": t("down, then up"), custom: t("custom"),
+};
+const NO_TRUMP_WORDS = { last: t("no trump in the last hand"), largest: t("no trump in the largest hands"), never: t("always a trump") };
+const FLAG_WORDS = {
+  hook: t("hook"), simultaneous_bidding: t("simultaneous bidding"), must_trump: t("must trump"),
+  missed_bid_scores_tricks: t("a missed bid scores its tricks"), zero_bid_scores_hand_size: t("a made zero scores 5 + cards"),
+};
+/** The schedule's name ("up, then down"). */
+export const scheduleName = (schedule) => SCHEDULE_WORDS[schedule] || schedule;
+
+/** One line for people about a table's rules (a record's rules object), like Rules.describe(). */
+export function describeRules(rules) {
+  if (!rules) return "";
+  const parts = [tn("{n} player", "{n} players", rules.players),
+    `${scheduleName(rules.schedule)} (${(rules.hand_sizes || []).map((x) => number(x)).join(", ")})`,
+    NO_TRUMP_WORDS[rules.no_trump] || rules.no_trump];
+  for (const [flag, words] of Object.entries(FLAG_WORDS)) if (rules[flag]) parts.push(words);
+  return parts.join(" · ");
+}
+
+/**
+ * Why a bid or card was refused, from the core's reason (``code`` + facts: tables.py
+ * ``reason_facts``, the same facts ohhell.text.explain_illegal words in English).
+ * ``names`` name the seats.
+ */
+export function reasonWords(reason, names = []) {
+  if (!reason) return t("That is not allowed now.");
+  const h = reason.hand_size || 0;
+  const who = (s) => (s === null || s === undefined ? t("another player") : names[s] || t("Seat {n}", { n: number(s + 1) }));
+  switch (reason.code) {
+    case "game_over": return t("The game is over.");
+    case "not_your_turn": case "no_such_seat": return t("It is not your turn: {name} is to act.", { name: who(reason.to_act) });
+    case "already_bid": return t("You have already bid this hand.");
+    case "must_bid": return t("Bid first: a whole number from 0 to {max}.", { max: number(h) });
+    case "bid_too_high": return tn("Bids are 0 to {max}: this hand has {n} trick.", "Bids are 0 to {max}: this hand has {n} tricks.", h, { max: number(h) });
+    case "hook": return t("You deal and, with the hook, may not bid {bid}: the bids would total {total}, the number of tricks.",
+      { bid: number(reason.bid), total: number(h) });
+    case "must_play": return t("The bidding is over: play a card.");
+    case "not_held": return t("You do not hold {card}.", { card: cardText(reason.card) });
+    case "must_follow": return t("You must follow suit: you hold {suit} {symbol}.", { suit: SUIT_NAME[reason.led], symbol: SUIT_SYMBOL[reason.led] });
+    case "must_trump": return t("You cannot follow {led}, so under must trump you must play a trump ({trump} {symbol}).",
+      { led: SUIT_NAME[reason.led], trump: SUIT_NAME[reason.trump], symbol: SUIT_SYMBOL[reason.trump] });
+    case "not_an_action": return t("That is neither a bid nor a card.");
+    default: return t("That is not allowed now.");
+  }
+}
+
+/** A seat's standing against its bid, worded from the core's words (ohhell.scoring.bid_status). */
+export function standingWords(status) {
+  const m = /^(over by|under by|needs) (\d+)$/.exec(status || "");
+  if (m) {
+    const n = Number(m[2]);
+    if (m[1] === "over by") return tn("over by {n}", "over by {n}", n);
+    if (m[1] === "under by") return tn("under by {n}", "under by {n}", n);
+    return tn("needs {n}", "needs {n}", n);
+  }
+  const fixed = { made: t("made"), "on bid": t("on bid"), "to bid": t("to bid"), "bid in": t("bid in"), "bid hidden": t("bid hidden") };
+  return fixed[status] || status;
+}
+
+/**
+ * An error frame or an HTTP error, worded by its code (the English ``message`` is for
+ * programs; the page shows this).  ``names`` name the seats for a refused bid or card.
+ */
+export function errorWords(err, names = []) {
+  if (!err) return t("Something went wrong.");
+  if (err.reason) return reasonWords(err.reason, names);
+  // English readers get the server's own sentence (it may name more: a limit, a player)
+  if (lang === "en" && err.message) return err.message.charAt(0).toUpperCase() + err.message.slice(1);
+  const c = err.code;
+  const words = {
+    no_table: t("There is no such table."),
+    not_your_turn: t("It is not your turn."),
+    illegal: t("That is not allowed now."),
+    bad_action: t("That is neither a bid nor a card."),
+    no_seat: t("You hold no seat at this table."),
+    no_game: t("No game is being played at this table now."),
+    standin: t("A bot is playing your seat: take it back first."),
+    seated: t("You already hold a seat at this table."),
+    seat_taken: t("That seat is taken."),
+    reserved: t("That seat is reserved: it needs its invite link."),
+    bad_seat: t("There is no such seat."),
+    bad_name: t("Choose a name of 1 to 24 letters."),
+    name_taken: t("Another player at this table has that name."),
+    not_admin: t("Only the table's creator can do that."),
+    game_running: t("Not while a game is being played."),
+    no_rematch: t("A rematch is possible once the game is over."),
+    voted: t("You have already asked for a rematch."),
+    bad_bot: t("There is no such bot."),
+    no_open_seat: t("There is no open seat."),
+    no_standin: t("No bot is playing that seat."),
+    present: t("That player is still at the table."),
+    claimed: t("That seat belongs to an account: sign in to play it."),
+    full: t("The server is full: try again later."),
+    too_many_tables: t("You have created too many tables: wait a while, or finish one."),
+    no_help: t("This table was created without hints and undo."),
+    hint_busy: t("A hint is already being worked out for you."),
+    hint_rate_limited: t("You are asking for hints too fast: wait a moment."),
+    hint_failed: t("The hint could not be worked out; nothing was changed."),
+    hint_stale: t("The game moved on before the hint was ready."),
+    nothing_to_undo: t("You have not bid or played in this hand yet; a finished hand cannot be taken back."),
+    undo_person: t("Someone else has acted since your last move; only bots' actions are taken back with yours."),
+    undo_not_agreed: t("Undo needs every other player's agreement: someone has not switched on “Allow undo”."),
+    rate_limited: t("Too many messages: slow down."),
+    flood: t("Too many messages over the limit: disconnecting."),
+    storage: t("The server could not save this; nothing was changed."),
+    internal: t("The server failed to handle this; nothing was changed."),
+    bad_config: t("These table settings are not valid."),
+    chat_empty: t("The message is empty."),
+    chat_too_long: t("The message is too long."),
+    chat_rate_limited: t("You are sending messages too fast: wait a moment."),
+    chat_muted: t("You cannot chat at this table now."),
+    not_over: t("The game is not over yet."),
+    slow_down: t("Too many requests: wait a moment and try again."),
+    bad_origin: t("This request came from another site and was refused."),
+    bad_json: t("The server did not understand this message."),
+    bad_type: t("The server did not understand this message."),
+    bad_field: t("The server did not understand this message."),
+    missing_field: t("The server did not understand this message."),
+    unknown_type: t("The server did not understand this message."),
+    bad_version: t("This page is out of date: reload it."),
+    too_many_analyses: t("Many analyses are waiting: try again later."),
+  };
+  if (words[c]) return words[c];
+  return t("The server refused this ({code}).", { code: String(c) });
+}
+
 export const cardText = (card) => rankLabel(card) + SUIT_SYMBOL[card[1]];
 
 /** A card face. opts: {size: "small"|"tiny", button: true, legal, trump, onclick}. */
@@ -58,7 +221,7 @@ export function cardEl(card, opts = {}) {
   return el(tag, attrs,
     el("span", { class: "corner", "aria-hidden": "true" }, rankLabel(card), SUIT_SYMBOL[card[1]]),
     el("span", { class: "big", "aria-hidden": "true" }, SUIT_SYMBOL[card[1]]),
-    opts.trump ? el("span", { class: "trump-mark", title: "trump", "aria-hidden": "true" }, "★") : null);
+    opts.trump ? el("span", { class: "trump-mark", title: t("trump"), "aria-hidden": "true" }, "★") : null);
 }
 
 /** Sort a hand for display: by suit (alternating colours), high to low. */
@@ -78,9 +241,9 @@ export function toast(message, kind = "info", ms = kind === "error" ? 5000 : 250
     box = el("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
-  const t = el("div", { class: `toast ${kind}` }, message);
-  box.append(t);
-  setTimeout(() => t.remove(), ms);
+  const note = el("div", { class: `toast ${kind}` }, message);
+  box.append(note);
+  setTimeout(() => note.remove(), ms);
 }
 
 export async function api(path, options = {}) {
@@ -89,7 +252,12 @@ export async function api(path, options = {}) {
     headers: { "content-type": "application/json", ...(options.headers || {}) },
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.message || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error(data.code ? errorWords(data) : t("The server answered {status}.", { status: res.status }));
+    err.code = data.code;
+    err.detail = data.message;
+    throw err;
+  }
   return data;
 }
 
@@ -114,7 +282,7 @@ export function scoreChart(names, series, opts = {}) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", opts.label || "Running totals by hand");
+  svg.setAttribute("aria-label", opts.label || t("Running totals by hand"));
   const add = (tag, attrs, text) => {
     const n = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -125,11 +293,11 @@ export function scoreChart(names, series, opts = {}) {
   const step = maxY > 100 ? 50 : maxY > 40 ? 20 : 10;
   for (let v = 0; v <= maxY; v += step) {
     add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e3e7ea" });
-    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6b73" }, v);
+    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6b73" }, number(v));
   }
   const every = Math.ceil(hands / 15);
   for (let i = 0; i < hands; i += every) {
-    add("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 11, fill: "#5d6b73" }, i + 1);
+    add("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 11, fill: "#5d6b73" }, number(i + 1));
   }
   series.forEach((s, p) => {
     if (!s.length) return;

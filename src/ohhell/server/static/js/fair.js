@@ -5,6 +5,7 @@
 // After the game it reveals the seed.  verifyRecord() recomputes every commitment
 // (Web Crypto SHA-256) and re-derives every deal from the seed with SHAKE-256, exactly
 // as ohhell.dealing does, so nobody has to trust the server (or `ohhell verify`).
+import { number, t } from "./i18n.js";
 
 const enc = new TextEncoder();
 
@@ -196,20 +197,20 @@ export async function verifyRecord(record) {
   const problems = [];
   const seed = record.seed;
   const commits = record.commitments;
-  if (seed === undefined || seed === null) return { ok: false, checked: 0, problems: ["the record reveals no seed"] };
-  if (!Array.isArray(commits)) return { ok: false, checked: 0, problems: ["the record carries no commitments"] };
+  if (seed === undefined || seed === null) return { ok: false, checked: 0, problems: [t("the record reveals no seed")] };
+  if (!Array.isArray(commits)) return { ok: false, checked: 0, problems: [t("the record carries no commitments")] };
   const n = record.rules.players;
   let checked = 0;
   const dealer0 = await firstDealer(String(seed), n);
   if (record.hands.length && dealer0 !== record.hands[0].dealer) {
-    problems.push(`the first dealer is seat ${record.hands[0].dealer}, but the seed picks seat ${dealer0}`);
+    problems.push(t("the first dealer is seat {given}, but the seed picks seat {seeded}", { given: number(record.hands[0].dealer), seeded: number(dealer0) }));
   }
   for (let k = 0; k < record.hands.length; k++) {
     const hand = record.hands[k];
     const key = await handKey(String(seed), k);
     const c = hex(await sha256(key));
     if (commits[k] !== c) {
-      problems.push(`hand ${k + 1}: the commitment published before the hand does not match the seed`);
+      problems.push(t("hand {hand}: the commitment published before the hand does not match the seed", { hand: number(k + 1) }));
       continue;
     }
     const size = record.rules.hand_sizes[k];
@@ -218,7 +219,7 @@ export async function verifyRecord(record) {
     const same = deal.hands.every((h, s) => h.join(" ") === given[s].join(" "));
     const trumpGiven = hand.trump_card === null ? null : cardName(cardNumber(hand.trump_card));
     if (!same || deal.trump !== trumpGiven) {
-      problems.push(`hand ${k + 1}: the cards dealt are not the ones the seed deals`);
+      problems.push(t("hand {hand}: the cards dealt are not the ones the seed deals", { hand: number(k + 1) }));
       continue;
     }
     checked++;

@@ -1,5 +1,6 @@
 // The lobby: create a table (every variant, each seat open, a bot or reserved) and list open tables.
-import { api, clear, el, store, toast } from "./common.js";
+import { api, botName, clear, describeRules, el, presetName, scheduleName, seatName, store, toast } from "./common.js";
+import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;
@@ -26,7 +27,8 @@ function renderSchedule() {
   const schedule = $("schedule").value;
   $("hand-sizes").classList.toggle("hidden", schedule !== "custom");
   const sizes = schedule === "custom" ? customSizes() : scheduleSizes(schedule, players);
-  $("schedule-text").textContent = sizes ? `${sizes.length} hands: ${sizes.join(", ")}` : "";
+  $("schedule-text").textContent = sizes
+    ? tn("{n} hand: {sizes}", "{n} hands: {sizes}", sizes.length, { sizes: sizes.map((x) => number(x)).join(", ") }) : "";
 }
 
 function renderSeats() {
@@ -38,16 +40,17 @@ function renderSeats() {
   clear(box);
   for (let i = 0; i < players; i++) {
     const prev = old[i] || { kind: i === 0 ? "open" : i === 1 ? "open" : "bot", bot: options.default_bot };
-    const kind = el("select", { class: "kind", "aria-label": `Seat ${i + 1}` },
-      el("option", { value: "open", selected: prev.kind === "open" }, "Open: anyone with the link"),
-      el("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"),
-      el("option", { value: "reserved", selected: prev.kind === "reserved" }, "Reserved: a private invite link"));
-    const bot = el("select", { class: "bot", "aria-label": `Bot level for seat ${i + 1}` },
-      options.bots.map((b) => el("option", { value: b, selected: b === prev.bot }, b)));
+    const seatNo = number(i + 1);
+    const kind = el("select", { class: "kind", "aria-label": t("Seat {n}", { n: seatNo }) },
+      el("option", { value: "open", selected: prev.kind === "open" }, t("Open: anyone with the link")),
+      el("option", { value: "bot", selected: prev.kind === "bot" }, t("Bot")),
+      el("option", { value: "reserved", selected: prev.kind === "reserved" }, t("Reserved: a private invite link")));
+    const bot = el("select", { class: "bot", "aria-label": t("Bot level for seat {n}", { n: seatNo }) },
+      options.bots.map((b) => el("option", { value: b, selected: b === prev.bot }, botName(b))));
     const sync = () => bot.classList.toggle("hidden", kind.value !== "bot");
     kind.addEventListener("change", sync);
     sync();
-    box.append(el("div", { class: "row" }, el("span", { class: "n" }, `Seat ${i + 1}`), kind, bot));
+    box.append(el("div", { class: "row" }, el("span", { class: "n" }, t("Seat {n}", { n: seatNo })), kind, bot));
   }
 }
 
@@ -83,7 +86,7 @@ async function create(event) {
   $("create-error").textContent = "";
   const sit = $("sit").checked;
   const name = $("yourname").value.trim();
-  if (sit && !name) { $("create-error").textContent = "Type your name to sit at the table (or untick “I will sit in seat 1”)."; $("yourname").focus(); return; }
+  if (sit && !name) { $("create-error").textContent = t("Type your name to sit at the table (or untick “I will sit in seat 1”)."); $("yourname").focus(); return; }
   const seats = [...document.querySelectorAll("#seats .row")].map((r) => {
     const kind = r.querySelector(".kind").value;
     return kind === "bot" ? { kind, bot: r.querySelector(".bot").value } : { kind };
@@ -94,7 +97,7 @@ async function create(event) {
     const after = Number($("away-after").value);
     const [lo, hi] = options.away.range;
     if (!Number.isFinite(after) || after < lo || after > hi) {
-      $("create-error").textContent = `The away time is ${lo} to ${hi} seconds.`;
+      $("create-error").textContent = t("The away time is {lo} to {hi} seconds.", { lo: number(lo), hi: number(hi) });
       $("away-after").focus();
       return;
     }
@@ -132,24 +135,24 @@ async function refreshTables() {
   if (key === lastList) return;
   lastList = key;
   const list = clear($("tables"));
-  $("tables-count").textContent = data.total ? `(${data.total})` : "";
-  if (!data.tables.length) list.append(el("li", { class: "muted" }, "No open tables yet: create one!"));
-  for (const t of data.tables) {
-    const url = `/t/${encodeURIComponent(t.id)}`;
-    const name = t.title || `Table ${t.id}`;
-    const who = t.names.map((n, i) => (!n ? "open seat" : (t.account_bots || []).includes(i) ? `${n} (bot)` : n)).join(", ");
-    const state = t.status === "waiting" ? `${t.open.length} open seat${t.open.length === 1 ? "" : "s"}`
-      : t.status === "playing" ? `playing hand ${t.hand} of ${t.hands}` : "game over";
-    list.append(el("li", { "data-table": t.id },
+  $("tables-count").textContent = data.total ? `(${number(data.total)})` : "";
+  if (!data.tables.length) list.append(el("li", { class: "muted" }, t("No open tables yet: create one!")));
+  for (const row of data.tables) {
+    const url = `/t/${encodeURIComponent(row.id)}`;
+    const name = row.title || t("Table {id}", { id: row.id });
+    const who = row.names.map((n, i) => (!n ? t("open seat") : (row.account_bots || []).includes(i) ? t("{name} (bot)", { name: n }) : seatName(n))).join(", ");
+    const state = row.status === "waiting" ? tn("{n} open seat", "{n} open seats", row.open.length)
+      : row.status === "playing" ? t("playing hand {hand} of {hands}", { hand: number(row.hand), hands: number(row.hands) }) : t("game over");
+    list.append(el("li", { "data-table": row.id },
       el("div", { class: "what" }, el("strong", {}, name), el("br"),
-        el("span", { class: "small" }, t.description), el("br"), el("span", { class: "small muted" }, `${who} · ${state}`)),
-      t.open.length ? el("a", { href: url, class: "join-link", "aria-label": `Join ${name}` }, "Join") : null,
-      el("a", { href: url, class: "watch-link", "aria-label": `Watch ${name}` }, "Watch")));
+        el("span", { class: "small" }, row.rules ? describeRules(row.rules) : row.description), el("br"), el("span", { class: "small muted" }, `${who} · ${state}`)),
+      row.open.length ? el("a", { href: url, class: "join-link", "aria-label": t("Join {name}", { name }) }, t("Join")) : null,
+      el("a", { href: url, class: "watch-link", "aria-label": t("Watch {name}", { name }) }, t("Watch"))));
   }
   if (data.total > data.tables.length) {
     list.append(el("li", { class: "more" }, el("button", {
       id: "more-tables", onclick: () => { shown = Math.min(shown + PAGE, 500); refreshTables(); },
-    }, `Show more (${data.total - data.tables.length} not shown)`)));
+    }, tn("Show more ({n} not shown)", "Show more ({n} not shown)", data.total - data.tables.length))));
   }
 }
 
@@ -157,10 +160,9 @@ async function main() {
   options = await api("/api/options");
   $("version").textContent = `v${options.version}`;
   $("yourname").value = store.get("name") || "";
-  for (let p = 3; p <= 7; p++) $("players").append(el("option", { value: p, selected: p === 4 }, `${p} players`));
-  for (const name of Object.keys(options.presets)) $("preset").append(el("option", { value: name }, name));
-  const labels = { up: "1 up to the most cards", down: "the most cards down to 1", "up-down": "up, then down", "down-up": "down, then up", custom: "custom…" };
-  for (const s of options.schedules) $("schedule").append(el("option", { value: s }, labels[s] || s));
+  for (let p = 3; p <= 7; p++) $("players").append(el("option", { value: p, selected: p === 4 }, tn("{n} player", "{n} players", p)));
+  for (const name of Object.keys(options.presets)) $("preset").append(el("option", { value: name }, presetName(name)));
+  for (const s of options.schedules) $("schedule").append(el("option", { value: s }, s === "custom" ? t("custom…") : scheduleName(s)));
   $("players").addEventListener("change", () => { renderSeats(); renderSchedule(); });
   $("schedule").addEventListener("change", renderSchedule);
   $("hand-sizes").addEventListener("input", renderSchedule);
@@ -170,7 +172,7 @@ async function main() {
   $("create").addEventListener("submit", create);
   $("away-after").value = options.away.after;
   [$("away-after").min, $("away-after").max] = options.away.range;
-  for (const b of options.bots) $("away-bot").append(el("option", { value: b, selected: b === options.away.bot }, b));
+  for (const b of options.bots) $("away-bot").append(el("option", { value: b, selected: b === options.away.bot }, botName(b)));
   const syncAway = () => { $("away-after").disabled = $("away-bot").disabled = !$("away-on").checked; };
   $("away-on").addEventListener("change", syncAway);
   syncAway();
@@ -180,4 +182,4 @@ async function main() {
   setInterval(refreshTables, 4000);
 }
 
-main().catch((e) => toast(`The lobby could not load: ${e.message}`, "error"));
+main().catch((e) => toast(t("The lobby could not load: {error}", { error: e.message }), "error"));

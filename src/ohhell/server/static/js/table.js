@@ -4,7 +4,8 @@
 // the core's reasons).  Modules: table/state.js (the frame), seats.js (seats around the
 // felt), cards.js (card art), motion.js (FLIP animations), panels.js (side panels and the
 // game-over screen), settings.js and sound.js.
-import { api, cardWords, clear, el, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
+import { api, botName, cardWords, clear, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
+import { number, t, tn } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
 import { back, face, sortHand, suitWords } from "./table/cards.js";
@@ -28,6 +29,7 @@ let handResult = null;     // the hand number whose result is shown
 const socket = new TableSocket(tableId, {
   state(msg) {
     const t0 = performance.now();
+    localNames(msg);
     finishAll();
     const prev = ctx.state;
     const before = handRects();
@@ -44,24 +46,37 @@ const socket = new TableSocket(tableId, {
     renderTimes.push(Math.round((performance.now() - t0) * 10) / 10);
     if (renderTimes.length > 500) renderTimes.shift();
   },
-  hint(msg) { onHint(msg); say(`Hint: the expert suggests ${typeof msg.action === "number" ? "bid " + msg.action : cardWords(msg.action)}.`); },
-  joined(msg) { toast(`You sit in seat ${msg.seat + 1}.`); history.replaceState(null, "", location.pathname); },
+  hint(msg) {
+    onHint(msg);
+    say(typeof msg.action === "number" ? t("Hint: the expert suggests bidding {bid}.", { bid: number(msg.action) })
+      : t("Hint: the expert suggests the {card}.", { card: cardWords(msg.action) }));
+  },
+  joined(msg) { toast(t("You sit in seat {n}.", { n: number(msg.seat + 1) })); history.replaceState(null, "", location.pathname); },
   error(msg) {
     if (String(msg.code).startsWith("chat_")) return;   // the chat (js/chat.js) words its own refusals
     ctx.pending = false;
     onHelpError(msg);
-    toast(msg.message, "error");
-    say(msg.message);
+    const words = errorWords(msg, view() ? view().names : names());
+    toast(words, "error");
+    say(words);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
     render();
   },
   pong() {},
   status(s, reason) {
     ctx.connection = s;
-    if (s === "closed" && reason) toast(`Disconnected: ${reason}`, "error");
+    if (s === "closed" && reason) toast(t("Disconnected: {reason}", { reason }), "error");
     renderConnection();
   },
 });
+
+/** Bots' seat names in the page's language (common.js seatName), in the frame itself so
+ * every panel and announcement shows the same names. */
+function localNames(msg) {
+  for (const seat of msg.table.seats) if (seat.kind === "bot") seat.name = seatName(seat.name);
+  const v = msg.game && msg.game.view;
+  if (v) v.names = v.names.map((n, s) => (msg.table.seats[s] && msg.table.seats[s].kind === "bot" ? seatName(n) : n));
+}
 
 function parseInvite() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -82,7 +97,7 @@ function autoJoin() {
 }
 
 function send(message) {
-  if (!socket.send(message)) { toast("Not connected; reconnecting…", "error"); return false; }
+  if (!socket.send(message)) { toast(t("Not connected; reconnecting…"), "error"); return false; }
   return true;
 }
 ctx.send = send;
@@ -141,23 +156,32 @@ function narrate(change, prev) {
   const v = view();
   if (!v || change.fresh) { if (v && change.turn) say(turnWords(v)); return; }
   const n = v.names;
-  const who = (s) => (s === me() ? "You" : n[s]);
-  if (change.revealed) say("Bids revealed: " + v.bids.map((b, s) => `${n[s]} ${b}`).join(", ") + ".");
-  else for (const s of change.bids) say(`${who(s)} bid${s === me() ? "" : "s"} ${v.bids[s]}.`);
-  for (const pl of change.plays) say(`${who(pl.seat)} play${pl.seat === me() ? "" : "s"} the ${cardWords(pl.card)}.`);
+  if (change.revealed) say(t("Bids revealed: {bids}.", { bids: v.bids.map((b, s) => `${n[s]} ${number(b)}`).join(", ") }));
+  else for (const s of change.bids) {
+    say(s === me() ? t("You bid {bid}.", { bid: number(v.bids[s]) }) : t("{name} bids {bid}.", { name: n[s], bid: number(v.bids[s]) }));
+  }
+  for (const pl of change.plays) {
+    const card = cardWords(pl.card);
+    say(pl.seat === me() ? t("You play the {card}.", { card }) : t("{name} plays the {card}.", { name: n[pl.seat], card }));
+  }
   if (change.plays.length) sounds.card();
   if (change.completed && change.completed.winner !== null) {
     const w = change.completed.winner;
     const won = change.handDone ? change.handDone.tricks_won[w] : v.tricks_won[w];
     const bid = change.handDone ? change.handDone.bids[w] : v.bids[w];
-    say(`${who(w)} win${w === me() ? "" : "s"} the trick: ${won} won of ${bid === null ? "?" : bid} bid.`);
+    const facts = { name: n[w], won: number(won), bid: bid === null ? "?" : number(bid) };
+    say(w === me() ? t("You win the trick: {won} won of {bid} bid.", facts) : t("{name} wins the trick: {won} won of {bid} bid.", facts));
     sounds.trick();
   }
   if (change.handDone) say(handWords(change.handDone, v.past_hands.length));
-  if (change.over) say(`Game over. ${v.winners.map((s) => n[s]).join(" and ")} win${v.winners.length > 1 ? "" : "s"} with ${v.totals[v.winners[0]]} points.`);
-  else if (change.newHand) {
-    say(`Hand ${v.hand_index + 1} of ${v.hand_count}: ${v.hand_size} card${v.hand_size === 1 ? "" : "s"} each, ${n[v.dealer]} deals, ` +
-      (v.trump_card ? `the trump card is the ${cardWords(v.trump_card)}.` : "no trump."));
+  if (change.over) {
+    const pts = tn("{n} point", "{n} points", v.totals[v.winners[0]]);
+    say(v.winners.length > 1 ? t("Game over. {names} share the win with {points}.", { names: v.winners.map((s) => n[s]).join(", "), points: pts })
+      : t("Game over. {name} wins with {points}.", { name: n[v.winners[0]], points: pts }));
+  } else if (change.newHand) {
+    const facts = { hand: number(v.hand_index + 1), hands: number(v.hand_count), cards: tn("{n} card each", "{n} cards each", v.hand_size), dealer: n[v.dealer] };
+    say(v.trump_card ? t("Hand {hand} of {hands}: {cards}, {dealer} deals, the trump card is the {card}.", { ...facts, card: cardWords(v.trump_card) })
+      : t("Hand {hand} of {hands}: {cards}, {dealer} deals, no trump.", facts));
     sounds.deal();
   }
   if (change.turn) { say(turnWords(v)); sounds.turn(); }
@@ -167,18 +191,19 @@ function narrate(change, prev) {
 function turnWords(v) {
   if (v.phase === "bid") {
     const legal = v.legal.map(Number);
-    return `Your turn to bid: ${legal.join(", ")}.`;
+    return t("Your turn to bid: {bids}.", { bids: legal.map((b) => number(b)).join(", ") });
   }
   const k = v.legal.length;
-  return `Your turn to play: ${k} of your ${v.hand.length} cards can be played.`;
+  return tn("Your turn to play: {n} of your {cards} cards can be played.", "Your turn to play: {n} of your {cards} cards can be played.", k, { cards: number(v.hand.length) });
 }
 
-function handWords(h, number) {
+function handWords(h, hand) {
   const n = view().names;
-  return `Hand ${number} over. ` + n.map((name, s) => {
-    const made = h.bids[s] === h.tricks_won[s];
-    return `${name} ${made ? "made" : "missed"} ${h.bids[s]}${made ? "" : `, won ${h.tricks_won[s]}`}: +${h.scores[s]}`;
-  }).join("; ") + ".";
+  const parts = n.map((name, s) => {
+    const facts = { name, bid: number(h.bids[s]), won: number(h.tricks_won[s]), score: number(h.scores[s]) };
+    return h.bids[s] === h.tricks_won[s] ? t("{name} made {bid}: +{score}", facts) : t("{name} missed {bid}, won {won}: +{score}", facts);
+  });
+  return t("Hand {hand} over. {results}.", { hand: number(hand), results: parts.join("; ") });
 }
 
 // Tell everyone when a bot starts or stops playing for someone (the state says who and why).
@@ -191,15 +216,16 @@ function announceTable(prev, msg) {
     const you = i === msg.you.seat;
     if (seat.standin && !before.standin) {
       let text;
+      const facts = { name: seat.name, bot: botName(seat.standin), seconds: number(after) };
       if (seat.standin_by === "timer") {
-        text = you ? `You were away on your turn for ${after} s, so a ${seat.standin} bot plays for you until you take your seat back.`
-          : `${seat.name} was away on their turn for ${after} s: a ${seat.standin} bot plays for them until they come back.`;
+        text = you ? t("You were away on your turn for {seconds} s, so a {bot} bot plays for you until you take your seat back.", facts)
+          : t("{name} was away on their turn for {seconds} s: a {bot} bot plays for them until they come back.", facts);
       } else {
-        text = `The creator let a ${seat.standin} bot play for ${you ? "you" : seat.name}.`;
+        text = you ? t("The creator let a {bot} bot play for you.", facts) : t("The creator let a {bot} bot play for {name}.", facts);
       }
       toast(text, "info", 6000);
     } else if (!seat.standin && before.standin) {
-      toast(you ? "You have your seat back." : `${seat.name} is back and plays again.`);
+      toast(you ? t("You have your seat back.") : t("{name} is back and plays again.", { name: seat.name }));
     }
   });
 }
@@ -209,7 +235,7 @@ setInterval(() => {
   if (!ctx.state) return;
   for (const node of document.querySelectorAll("[data-countdown]")) {
     const left = takeoverLeft(ctx.state.table.seats[Number(node.dataset.countdown)]);
-    if (left !== null) node.textContent = node.dataset.words.replace("#", Math.ceil(left));
+    if (left !== null) node.textContent = node.dataset.words.replace("#", number(Math.ceil(left)));
   }
   const after = ctx.state.table.away ? ctx.state.table.away.after : null;
   for (const ring of document.querySelectorAll("#seats .ring.timer")) {
@@ -224,16 +250,17 @@ setInterval(() => {
 function renderConnection() {
   const b = $("conn");
   b.className = "badge " + (ctx.connection === "open" ? "ok" : ctx.connection === "closed" ? "bad" : "warn");
-  b.textContent = ctx.connection === "open" ? "Connected" : ctx.connection === "closed" ? "Reconnecting…" : "Connecting…";
+  b.textContent = ctx.connection === "open" ? t("Connected") : ctx.connection === "closed" ? t("Reconnecting…") : t("Connecting…");
 }
 
 function render() {
   if (!ctx.state) return;
-  const t = ctx.state.table;
-  document.title = `${t.title || "Table " + t.id} · Oh Hell`;
-  $("title").textContent = t.title || `Table ${t.id}`;
-  $("page-heading").textContent = `Oh Hell table: ${t.title || t.id}`;
-  $("desc").textContent = t.description;
+  const tb = ctx.state.table;
+  const title = tb.title || t("Table {id}", { id: tb.id });
+  document.title = `${title} · Oh Hell`;
+  $("title").textContent = title;
+  $("page-heading").textContent = t("Oh Hell table: {title}", { title });
+  $("desc").textContent = tb.rules ? describeRules(tb.rules) : tb.description;
   keepFocus(() => {
     renderStatus();
     renderTable();
@@ -246,8 +273,8 @@ function render() {
   // the panels that change only between hands are drawn again only when their facts change
   const v = view();
   once("scores", v && JSON.stringify([v.past_hands.map((h) => h.scores), v.bids, v.has_bid, v.tricks_won, v.hand_index, v.phase]), renderScores);
-  once("end", v && v.phase === "over" && JSON.stringify([game().number, t.votes, me(), t.seats.map((x) => x.kind + x.standin)]), () => { renderEnd(); renderFairness(); });
-  once("invite", JSON.stringify([t.id, t.private, t.finished, t.description, t.seats.map((x) => x.kind)]), renderInvite);
+  once("end", v && v.phase === "over" && JSON.stringify([game().number, tb.votes, me(), tb.seats.map((x) => x.kind + x.standin)]), () => { renderEnd(); renderFairness(); });
+  once("invite", JSON.stringify([tb.id, tb.private, tb.finished, tb.description, tb.seats.map((x) => x.kind)]), renderInvite);
   once("fair", game() && JSON.stringify([game().number, game().seed, v.hand_index, v.phase]), renderFairness);
   renderLastTrick();
   renderHandResult();
@@ -286,45 +313,45 @@ function renderStatus() {
   const v = view();
   if (!v) {
     const open = ctx.state.table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
-    box.append(el("span", { class: "turn", id: "turn" }, open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Starting…"));
+    box.append(el("span", { class: "turn", id: "turn" }, open ? tn("Waiting for {n} more player", "Waiting for {n} more players", open) : t("Starting…")));
     return;
   }
   box.append(
-    el("span", { class: "item" }, `Hand ${v.hand_index + 1} of ${v.hand_count}`),
-    el("span", { class: "item" }, `${v.hand_size} card${v.hand_size > 1 ? "s" : ""}`),
-    el("span", { class: "item", id: "trump" }, "Trump ",
-      v.trump_card ? el("strong", { class: `suit-${v.trump_card[1]}`, title: `Trumps are ${SUIT_NAME[v.trump_card[1]]}` },
-        SUIT_SYMBOL[v.trump_card[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[v.trump_card[1]]}`)) : el("strong", {}, "none")),
+    el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(v.hand_index + 1), hands: number(v.hand_count) })),
+    el("span", { class: "item" }, tn("{n} card", "{n} cards", v.hand_size)),
+    el("span", { class: "item", id: "trump" }, t("Trump"), " ",
+      v.trump_card ? el("strong", { class: `suit-${v.trump_card[1]}`, title: t("Trumps are {suit}", { suit: SUIT_NAME[v.trump_card[1]] }) },
+        SUIT_SYMBOL[v.trump_card[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[v.trump_card[1]]}`)) : el("strong", {}, t("none"))),
   );
   let text, mine = false;
-  if (v.phase === "over") text = "Game over";
-  else if (myTurn()) { mine = true; text = v.phase === "bid" ? "Your turn: bid" : "Your turn: play a card"; }
+  if (v.phase === "over") text = t("Game over");
+  else if (myTurn()) { mine = true; text = v.phase === "bid" ? t("Your turn: bid") : t("Your turn: play a card"); }
   else {
     const w = waitingFor(v).filter((s) => s !== me());
     text = v.phase === "bid" && v.rules.simultaneous_bidding
-      ? (w.length ? `Waiting for bids from ${w.map((s) => v.names[s]).join(", ")}` : "Revealing bids…")
-      : `Waiting for ${v.names[v.to_act]}`;
-    if (ctx.pending) text = "Sending…";
+      ? (w.length ? t("Waiting for bids from {names}", { names: w.map((s) => v.names[s]).join(", ") }) : t("Revealing bids…"))
+      : t("Waiting for {name}", { name: v.names[v.to_act] });
+    if (ctx.pending) text = t("Sending…");
   }
   box.append(el("span", { class: "turn" + (mine ? " mine" : ""), id: "turn" }, text));
 }
 
 function renderTable() {
   const v = view();
-  const t = ctx.state.table;
-  const players = v ? v.players : t.seats.length;
+  const tb = ctx.state.table;
+  const players = v ? v.players : tb.seats.length;
   const base = me() === null ? 0 : me();
   const timers = {};
-  for (const seat of t.seats) {
+  for (const seat of tb.seats) {
     const left = takeoverLeft(seat);
-    if (left !== null && t.away) timers[seat.seat] = { left, after: t.away.after };
+    if (left !== null && tb.away) timers[seat.seat] = { left, after: tb.away.after };
   }
   const felt = $("felt");
   felt.dataset.players = String(players);
   felt.classList.toggle("bidding", !!(v && v.phase === "bid"));
   felt.classList.toggle("over", !!(v && v.phase === "over"));
   renderSeats($("seats"), {
-    players, base, names: names(), seats: t.seats, view: v, me: me(),
+    players, base, names: names(), seats: tb.seats, view: v, me: me(),
     acting: v ? waitingFor(v) : [], timers, cardsLeft: v ? cardsLeft(v) : [],
   });
   renderDeck(v);
@@ -336,9 +363,9 @@ function renderDeck(v) {
   if (!v || v.phase === "over") return;
   deck.append(el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")));
   if (v.trump_card) {
-    deck.append(face(v.trump_card, { extra: "trump-card", label: `Trump card: ${cardWords(v.trump_card)}` }));
+    deck.append(face(v.trump_card, { extra: "trump-card", label: t("Trump card: {card}", { card: cardWords(v.trump_card) }) }));
   } else {
-    deck.append(el("span", { class: "no-trump" }, "No trump"));
+    deck.append(el("span", { class: "no-trump" }, t("No trump")));
   }
 }
 
@@ -356,7 +383,7 @@ function renderTrick(v, base) {
   const caption = $("trick-caption");
   caption.textContent = "";
   if (!v) {
-    caption.textContent = "The cards are dealt when every seat is filled.";
+    caption.textContent = t("The cards are dealt when every seat is filled.");
     return;
   }
   const ex = explained();
@@ -367,13 +394,14 @@ function renderTrick(v, base) {
     const seat = (trick.leader + i) % n;
     area.append(trickCard(card, seat, base, n, seat === winner ? (done ? "won" : "winning") : ""));
   });
-  if (done) caption.textContent = `${v.names[winner]} ${winner === me() ? "win" : "wins"} the trick`;
-  else if (trick.cards.length) caption.textContent = `${v.names[winner]} ${winner === me() ? "are" : "is"} winning`;
-  else if (v.phase === "play") caption.textContent = `${v.to_act === me() ? "You lead" : v.names[v.to_act] + " leads"}`;
+  const who = { name: v.names[winner] };
+  if (done) caption.textContent = winner === me() ? t("You win the trick") : t("{name} wins the trick", who);
+  else if (trick.cards.length) caption.textContent = winner === me() ? t("You are winning") : t("{name} is winning", who);
+  else if (v.phase === "play") caption.textContent = v.to_act === me() ? t("You lead") : t("{name} leads", { name: v.names[v.to_act] });
   else if (v.phase === "bid") {
     const total = v.bids.reduce((a, b) => a + (b || 0), 0);
-    caption.textContent = v.rules.simultaneous_bidding && !v.bids_revealed ? "Bidding, unseen"
-      : `Bids: ${total} for ${v.hand_size} trick${v.hand_size === 1 ? "" : "s"}`;
+    caption.textContent = v.rules.simultaneous_bidding && !v.bids_revealed ? t("Bidding, unseen")
+      : tn("Bids: {total} for {n} trick", "Bids: {total} for {n} tricks", v.hand_size, { total: number(total) });
   }
 }
 
@@ -401,34 +429,39 @@ function renderNotices() {
   const box = clear($("notices"));
   const s = me();
   if (s === null) {
-    if (view()) box.append(el("div", { class: "notice", id: "spectating" }, "You are watching. Nobody's cards are shown until they are played."));
+    if (view()) box.append(el("div", { class: "notice", id: "spectating" }, t("You are watching. Nobody's cards are shown until they are played.")));
   } else if (standin()) {
     const seat = ctx.state.table.seats[s];
     box.append(el("div", { class: "notice", id: "standin-notice" },
-      seat.standin_by === "timer" ? `You were away on your turn, so a bot (${seat.standin}) is playing for you.`
-        : `A bot (${seat.standin}) is playing for you.`,
-      el("button", { class: "primary", id: "reclaim", onclick: () => send({ type: "reclaim" }) }, "Take my seat back")));
+      seat.standin_by === "timer" ? t("You were away on your turn, so a bot ({bot}) is playing for you.", { bot: botName(seat.standin) })
+        : t("A bot ({bot}) is playing for you.", { bot: botName(seat.standin) }),
+      el("button", { class: "primary", id: "reclaim", onclick: () => send({ type: "reclaim" }) }, t("Take my seat back"))));
   }
   // Everyone sees who is away while the table waits for them, and when a bot will step in.
   for (const seat of ctx.state.table.seats) {
     if (takeoverLeft(seat) === null) continue;
-    const bot = ctx.state.table.away ? ctx.state.table.away.bot : "a";
+    const bot = botName(ctx.state.table.away ? ctx.state.table.away.bot : "");
     box.append(el("div", { class: "notice away", id: `away-${seat.seat}` },
-      countdown(seat, `${seat.name} is away. Unless they come back, a ${bot} bot plays for them in # s.`)));
+      countdown(seat, t("{name} is away. Unless they come back, a {bot} bot plays for them in # s.", { name: seat.name, bot }))));
   }
 }
 
 /** Why a card or bid of ours cannot be chosen now, in the core's words where it has any. */
 function whyNot(choice) {
   const v = view();
-  const why = explained().why_not[String(choice)];
+  const ex = explained();
+  const code = (ex.why_code || {})[String(choice)];
+  if (code) return reasonWords(code, v.names);
+  const why = ex.why_not[String(choice)];
   if (why) return why;
-  if (ctx.pending) return "Your last move is on its way.";
-  if (standin()) return "A bot is playing for you: take your seat back first.";
-  if (v.phase === "bid" && typeof choice === "string") return "The bidding is not over yet: bid first.";
+  if (ctx.pending) return t("Your last move is on its way.");
+  if (standin()) return t("A bot is playing for you: take your seat back first.");
+  if (v.phase === "bid" && typeof choice === "string") return t("The bidding is not over yet: bid first.");
   const w = waitingFor(v).filter((s) => s !== me());
-  if (v.phase === "bid" && v.has_bid[me()]) return "You have bid; waiting for the others.";
-  return w.length ? `It is not your turn: ${v.names[w[0]]} is to ${v.phase === "bid" ? "bid" : "play"}.` : "Not now.";
+  if (v.phase === "bid" && v.has_bid[me()]) return t("You have bid; waiting for the others.");
+  if (!w.length) return t("Not now.");
+  return v.phase === "bid" ? t("It is not your turn: {name} is to bid.", { name: v.names[w[0]] })
+    : t("It is not your turn: {name} is to play.", { name: v.names[w[0]] });
 }
 
 function refuse(choice) {
@@ -505,10 +538,9 @@ function renderBidPanel(box, v, s, legal) {
   const canBid = myTurn();
   const mine = v.bids[s];
   const ex = explained();
-  const dealerName = v.dealer === s ? "you" : v.names[v.dealer];
-  const title = mine !== null && mine !== undefined ? `You bid ${mine}`
-    : canBid ? (v.dealer === s ? "Your bid (you deal, so you bid last)" : "Your bid")
-      : v.has_bid[s] ? "You have bid" : `Waiting for ${waitingFor(v).filter((x) => x !== s).map((x) => v.names[x]).join(", ")} to bid`;
+  const title = mine !== null && mine !== undefined ? t("You bid {bid}", { bid: number(mine) })
+    : canBid ? (v.dealer === s ? t("Your bid (you deal, so you bid last)") : t("Your bid"))
+      : v.has_bid[s] ? t("You have bid") : t("Waiting for {names} to bid", { names: waitingFor(v).filter((x) => x !== s).map((x) => v.names[x]).join(", ") });
   box.append(el("h2", { class: "bid-title" }, title));
   if (mine === null && !v.has_bid[s]) {
     const row = el("div", { class: "bid-buttons" });
@@ -518,35 +550,38 @@ function renderBidPanel(box, v, s, legal) {
       row.append(el("button", {
         type: "button", class: "bid" + (ok ? " legal" : canBid ? " blocked" : ""), "data-bid": b,
         disabled: !canBid, "aria-disabled": canBid && !ok ? "true" : null,
-        "aria-label": why ? `Bid ${b}: not allowed. ${why}` : `Bid ${b}`,
-        title: why || `Bid ${b}`,
+        "aria-label": why ? t("Bid {bid}: not allowed. {why}", { bid: number(b), why }) : t("Bid {bid}", { bid: number(b) }),
+        title: why || t("Bid {bid}", { bid: number(b) }),
         onclick: () => (ok ? act(b) : refuse(b)),
-      }, String(b)));
+      }, number(b)));
     }
     box.append(row);
   }
   // the bids so far, in bidding order from the dealer's left
   const order = Array.from({ length: v.players }, (_, k) => (v.dealer + 1 + k) % v.players);
   const hidden = v.rules.simultaneous_bidding && !v.bids_revealed;
-  box.append(el("ol", { class: "bids-so-far", "aria-label": "Bids so far" }, order.map((x) => {
+  box.append(el("ol", { class: "bids-so-far", "aria-label": t("Bids so far") }, order.map((x) => {
     const b = v.bids[x];
-    const text = b !== null ? String(b) : v.has_bid[x] ? "in" : "…";
+    const text = b !== null ? number(b) : v.has_bid[x] ? t("in") : "…";
     return el("li", { class: b !== null || v.has_bid[x] ? "done" : "" }, avatar(v.names[x], "tiny"),
-      el("span", { class: "nm" }, x === s ? "You" : v.names[x]), el("b", {}, text));
+      el("span", { class: "nm" }, x === s ? t("You") : v.names[x]), el("b", {}, text));
   })));
   const total = v.bids.reduce((a, b) => a + (b || 0), 0);
   const lines = [];
-  if (hidden) lines.push("Everyone bids at once; the bids are shown when all are in.");
+  if (hidden) lines.push(t("Everyone bids at once; the bids are shown when all are in."));
   else {
-    const diffText = total === v.hand_size ? "as many as the tricks" : total < v.hand_size ? `${v.hand_size - total} fewer than the tricks` : `${total - v.hand_size} more than the tricks`;
-    lines.push(`Bids total ${total} for ${v.hand_size} trick${v.hand_size === 1 ? "" : "s"} (${diffText}).`);
+    const diffText = total === v.hand_size ? t("as many as the tricks") : total < v.hand_size
+      ? tn("{n} fewer than the tricks", "{n} fewer than the tricks", v.hand_size - total) : tn("{n} more than the tricks", "{n} more than the tricks", total - v.hand_size);
+    lines.push(tn("Bids total {total} for {n} trick ({diff}).", "Bids total {total} for {n} tricks ({diff}).", v.hand_size, { total: number(total), diff: diffText }));
   }
   if (ex.hook) {
+    const facts = { name: v.names[v.dealer], total: number(v.hand_size), bid: number(ex.hook.bid) };
+    const you = v.dealer === s;
     lines.push(ex.hook.bid === null
-      ? `Hook: ${dealerName === "you" ? "you deal and" : dealerName + " deals and"} may not make the bids total ${v.hand_size}.`
-      : `Hook: ${dealerName === "you" ? "you deal and" : dealerName + " deals and"} may not bid ${ex.hook.bid} (the bids would total ${v.hand_size}).`);
+      ? (you ? t("Hook: you deal and may not make the bids total {total}.", facts) : t("Hook: {name} deals and may not make the bids total {total}.", facts))
+      : (you ? t("Hook: you deal and may not bid {bid} (the bids would total {total}).", facts) : t("Hook: {name} deals and may not bid {bid} (the bids would total {total}).", facts)));
   }
-  if (canBid) lines.push("Type a number to bid.");
+  if (canBid) lines.push(t("Type a number to bid."));
   box.append(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" ")));
 }
 
@@ -554,12 +589,12 @@ function renderLastTrick() {
   const box = $("last-trick");
   const btn = $("last-trick-button");
   const v = view();
-  let trick = null, label = "Last trick";
+  let trick = null, label = t("Last trick");
   if (v) {
     if (v.tricks.length) trick = v.tricks[v.tricks.length - 1];
     else if (v.past_hands.length) {
       const last = v.past_hands[v.past_hands.length - 1];
-      if (last.tricks.length) { trick = last.tricks[last.tricks.length - 1]; label = v.phase === "over" ? "Last trick" : "Last trick of the previous hand"; }
+      if (last.tricks.length) { trick = last.tricks[last.tricks.length - 1]; label = v.phase === "over" ? t("Last trick") : t("Last trick of the previous hand"); }
     }
   }
   btn.disabled = !trick;
@@ -568,11 +603,11 @@ function renderLastTrick() {
   if (box.hidden) return;
   const n = v.players;
   const hadFocus = box.contains(document.activeElement);
-  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, `${label}: ${v.names[trick.winner]} won it`),
-    el("button", { type: "button", class: "close", "aria-label": "Close the last trick", onclick: () => toggleLastTrick(false) }, "×")),
+  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, t("{label}: {name} won it", { label, name: v.names[trick.winner] })),
+    el("button", { type: "button", class: "close", "aria-label": t("Close the last trick"), onclick: () => toggleLastTrick(false) }, "×")),
   el("ol", { class: "lt-cards" }, trick.cards.map((c, i) => {
     const seat = (trick.leader + i) % n;
-    return el("li", { class: seat === trick.winner ? "won" : "" }, face(c, { label: `${v.names[seat]} played the ${cardWords(c)}` }),
+    return el("li", { class: seat === trick.winner ? "won" : "" }, face(c, { label: t("{name} played the {card}", { name: v.names[seat], card: cardWords(c) }) }),
       el("span", { class: "nm" }, v.names[seat] + (seat === trick.winner ? " ★" : "")));
   })));
   if (hadFocus) box.querySelector(".close").focus({ preventScroll: true });
@@ -594,20 +629,21 @@ function renderHandResult() {
   }
   const h = v.past_hands[v.past_hands.length - 1];
   box.hidden = false;
-  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, `Hand ${v.past_hands.length} result`),
-    el("button", { type: "button", class: "close", "aria-label": "Close the hand result", onclick: () => { handResult = null; renderHandResult(); } }, "×")),
+  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, t("Hand {hand} result", { hand: number(v.past_hands.length) })),
+    el("button", { type: "button", class: "close", "aria-label": t("Close the hand result"), onclick: () => { handResult = null; renderHandResult(); } }, "×")),
   el("ul", { class: "results" }, v.names.map((name, s) => {
     const made = h.bids[s] === h.tricks_won[s];
-    return el("li", { class: made ? "made" : "missed" }, avatar(name, "tiny"), el("span", { class: "nm" }, s === me() ? "You" : name),
-      el("span", { class: "res" }, made ? `✓ made ${h.bids[s]}` : `✗ bid ${h.bids[s]}, won ${h.tricks_won[s]}`),
-      el("b", {}, `+${h.scores[s]}`));
+    return el("li", { class: made ? "made" : "missed" }, avatar(name, "tiny"), el("span", { class: "nm" }, s === me() ? t("You") : name),
+      el("span", { class: "res" }, made ? "✓ " + t("made {bid}", { bid: number(h.bids[s]) })
+        : "✗ " + t("bid {bid}, won {won}", { bid: number(h.bids[s]), won: number(h.tricks_won[s]) })),
+      el("b", {}, `+${number(h.scores[s])}`));
   })));
 }
 
 function showMissing() {
   clear(document.querySelector("main")).append(el("div", { class: "panel" },
-    el("h1", {}, "No such table"), el("p", {}, "The link may be mistyped, or the table was never created. "),
-    el("a", { href: "/" }, "Back to the lobby")));
+    el("h1", {}, t("No such table")), el("p", {}, t("The link may be mistyped, or the table was never created.")),
+    el("a", { href: "/" }, t("Back to the lobby"))));
 }
 
 // --- motion: deal, play, collect, turn the trump card ----------------------------------
@@ -654,7 +690,7 @@ document.addEventListener("keydown", (e) => {
     const legal = v.legal.map(Number);
     const bid = Number(digits);
     const couldGrow = Array.from({ length: v.hand_size + 1 }, (_, b) => b).some((b) => String(b).startsWith(digits) && String(b) !== digits);
-    const fire = () => { digits = ""; if (legal.includes(bid)) act(bid); else if (bid <= v.hand_size) refuse(bid); else toast(`Bids are 0 to ${v.hand_size}.`, "error"); };
+    const fire = () => { digits = ""; if (legal.includes(bid)) act(bid); else if (bid <= v.hand_size) refuse(bid); else toast(t("Bids are 0 to {max}.", { max: number(v.hand_size) }), "error"); };
     if (couldGrow) digitTimer = setTimeout(fire, 700); else fire();
     e.preventDefault();
     return;

@@ -1,6 +1,7 @@
 // Card faces and backs, drawn in HTML and CSS (no images): corner indices, a large pip or a
 // framed court letter, the suit symbol always shown so no colour has to be told apart.
 import { cardWords, el, rankLabel, SUIT_NAME, SUIT_SYMBOL } from "../common.js";
+import { t } from "../i18n.js";
 
 const COURT = { J: "J", Q: "Q", K: "K", A: "A" };
 export const SUIT_ORDER = ["S", "H", "C", "D"];
@@ -22,10 +23,10 @@ export function face(card, opts = {}) {
     if (opts.playable) classes.push("legal");
     else { attrs["aria-disabled"] = "true"; classes.push("blocked"); }
     attrs.class = classes.join(" ");
-    const parts = [words + (opts.trump ? ", trump" : "")];
-    if (!opts.playable && opts.why) parts.push(`cannot be played: ${opts.why}`);
+    const parts = [opts.trump ? t("{card}, trump", { card: words }) : words];
+    if (!opts.playable && opts.why) parts.push(t("cannot be played: {why}", { why: opts.why }));
     attrs["aria-label"] = parts.join(". ");
-    attrs.title = opts.playable ? `Play the ${words}` : (opts.why || words);
+    attrs.title = opts.playable ? t("Play the {card}", { card: words }) : (opts.why || words);
   } else {
     attrs.role = "img";
     attrs["aria-label"] = opts.label || words;
@@ -38,7 +39,7 @@ export function face(card, opts = {}) {
     el("span", { class: "index tl", "aria-hidden": "true" }, el("b", {}, rankLabel(card)), el("i", {}, SUIT_SYMBOL[suit])),
     centre,
     el("span", { class: "index br", "aria-hidden": "true" }, el("b", {}, rankLabel(card)), el("i", {}, SUIT_SYMBOL[suit])),
-    opts.trump ? el("span", { class: "trump-tag", "aria-hidden": "true" }, "trump") : null);
+    opts.trump ? el("span", { class: "trump-tag", "aria-hidden": "true" }, t("trump")) : null);
 }
 
 /** A card's back. */

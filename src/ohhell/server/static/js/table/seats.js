@@ -2,7 +2,8 @@
 // clockwise, so the next seat sits to your left), each with an avatar of initials on a
 // colour derived from the name, the bid, the tricks won and the standing against the bid
 // (the core's words), the dealer button, the turn ring and the away timer's ring.
-import { el } from "../common.js";
+import { el, standingWords } from "../common.js";
+import { number, t, tn, tp } from "../i18n.js";
 import { back } from "./cards.js";
 
 /** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``
@@ -43,7 +44,7 @@ export function standing(status) {
   if (!status || ["to bid", "bid in", "bid hidden"].includes(status)) return null;
   const tone = /^(made|on bid)$/.test(status) ? "good" : /^(over|under)/.test(status) ? "bad" : "warn";
   const mark = tone === "good" ? "✓ " : tone === "bad" ? "✗ " : "";
-  return el("span", { class: "bidst " + tone }, mark + status);
+  return el("span", { class: "bidst " + tone }, mark + standingWords(status));
 }
 
 /**
@@ -73,35 +74,35 @@ export function renderSeats(box, info) {
     const words = [];
     let line = null, st = null, backs = null;
     if (v) {
-      const bid = v.bids[s] !== null ? String(v.bids[s]) : v.has_bid[s] ? "in" : "–";
+      const bid = v.bids[s] !== null ? number(v.bids[s]) : v.has_bid[s] ? t("in") : "–";
       line = el("span", { class: "seat-line" },
-        el("span", { class: "bid" }, "bid ", el("b", {}, bid)), " · ",
-        el("span", { class: "won" }, "won ", el("b", { "data-won": s }, String(v.tricks_won[s]))));
-      st = v.phase === "over" ? el("span", { class: "bidst" }, `${v.totals[s]} pts`) : standing(v.bid_status ? v.bid_status[s] : "");
+        el("span", { class: "bid" }, tp("noun", "bid"), " ", el("b", {}, bid)), " · ",
+        el("span", { class: "won" }, t("won"), " ", el("b", { "data-won": s }, number(v.tricks_won[s]))));
+      st = v.phase === "over" ? el("span", { class: "bidst" }, tn("{n} pt", "{n} pts", v.totals[s])) : standing(v.bid_status ? v.bid_status[s] : "");
       if (!mine && v.phase !== "over") {
         const left = info.cardsLeft[s];
         backs = el("span", { class: "backs", "aria-hidden": "true" },
           Array.from({ length: Math.min(left, 8) }, () => back("mini")));
         backs.style.setProperty("--n", String(Math.min(left, 8)));
-        if (left) words.push(`${left} card${left === 1 ? "" : "s"} left`);
+        if (left) words.push(tn("{n} card left", "{n} cards left", left));
       }
     } else if (seat.kind === "open" || seat.kind === "reserved") {
-      line = el("span", { class: "seat-line" }, seat.kind === "reserved" ? "reserved" : "open seat");
+      line = el("span", { class: "seat-line" }, seat.kind === "reserved" ? t("reserved") : t("open seat"));
     }
-    if (dealer) words.push("dealer");
-    if (acting) words.push(v && v.phase === "bid" ? "to bid" : "to play");
-    if (timer) words.push(`away: a bot plays in ${Math.ceil(timer.left)} s`);
-    const tag = seat.kind === "bot" ? null : seat.standin ? "bot stands in" : seat.kind === "human" && !seat.connected ? "away" : null;
+    if (dealer) words.push(t("dealer"));
+    if (acting) words.push(v && v.phase === "bid" ? t("to bid") : t("to play"));
+    if (timer) words.push(t("away: a bot plays in {seconds} s", { seconds: number(Math.ceil(timer.left)) }));
+    const tag = seat.kind === "bot" ? null : seat.standin ? t("bot stands in") : seat.kind === "human" && !seat.connected ? t("away") : null;
     const plate = el("div", { class: classes.join(" "), "data-seat": s },
       el("span", { class: "avatar-wrap" }, ring, avatar(name),
-        dealer ? el("span", { class: "dealer-chip", title: "Dealer", "aria-hidden": "true" }, "D") : null,
-        seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? "connected" : "not connected", "aria-hidden": "true" }) : null),
+        dealer ? el("span", { class: "dealer-chip", title: t("Dealer"), "aria-hidden": "true" }, tp("dealer button", "D")) : null,
+        seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? t("connected") : t("not connected"), "aria-hidden": "true" }) : null),
       el("span", { class: "seat-text" },
-        el("span", { class: "seat-name" }, name, mine ? el("span", { class: "you" }, " (you)") : null),
+        el("span", { class: "seat-name" }, name, mine ? el("span", { class: "you" }, " " + t("(you)")) : null),
         tag ? el("span", { class: "seat-tag" }, tag) : null,
         line, st,
         words.length ? el("span", { class: "sr-only" }, ", " + words.join(", ")) : null,
-        acting ? el("span", { class: "turn-flag", "aria-hidden": "true" }, v && v.phase === "bid" ? "bidding…" : mine ? "your turn" : "to play") : null),
+        acting ? el("span", { class: "turn-flag", "aria-hidden": "true" }, v && v.phase === "bid" ? t("bidding…") : mine ? t("your turn") : t("to play")) : null),
       backs);
     plate.style.setProperty("--x", x.toFixed(3));
     plate.style.setProperty("--y", y.toFixed(3));

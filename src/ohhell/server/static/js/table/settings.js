@@ -1,6 +1,7 @@
 // The table's settings, kept in this browser (localStorage): animation speed, sounds and
 // the four-colour deck.  Sounds are off until the player turns them on.
 import { store } from "../common.js";
+import { t } from "../i18n.js";
 
 const DEFAULTS = { speed: "normal", sound: false, fourColour: false };
 const SPEEDS = { slow: 1.6, normal: 1, fast: 0.5, off: 0 };
@@ -45,7 +46,7 @@ export function bindSettingsForm({ speed, sound, fourColour, note }) {
   sound.addEventListener("change", () => setSetting("sound", sound.checked));
   fourColour.addEventListener("change", () => setSetting("fourColour", fourColour.checked));
   const say = () => {
-    note.textContent = reducedMotion() ? "Your system asks for reduced motion, so nothing moves." : "";
+    note.textContent = reducedMotion() ? t("Your system asks for reduced motion, so nothing moves.") : "";
     speed.disabled = reducedMotion();
   };
   say();

@@ -1,5 +1,6 @@
 // The page's one copy of what the server said: the last "state" frame and a few facts read
 // from it.  Nothing here decides a rule; the core's words come in game.explain.
+import { number, t } from "../i18n.js";
 export const ctx = {
   state: null,        // the last "state" frame
   stateAt: 0,         // performance.now() when it came (countdowns count from it)
@@ -15,7 +16,7 @@ export const me = () => (ctx.state ? ctx.state.you.seat : null);
 export const game = () => (ctx.state && ctx.state.game ? ctx.state.game : null);
 export const view = () => (game() ? game().view : null);
 export const explained = () => (game() && game().explain) || { why_not: {}, winning: null, hook: null };
-export const names = () => (view() ? view().names : ctx.state.table.seats.map((s) => s.name || (s.kind === "reserved" ? "Reserved" : `Seat ${s.seat + 1}`)));
+export const names = () => (view() ? view().names : ctx.state.table.seats.map((s) => s.name || (s.kind === "reserved" ? t("Reserved") : t("Seat {n}", { n: number(s.seat + 1) }))));
 export const standin = () => { const s = me(); return s !== null && !!ctx.state.table.seats[s].standin; };
 export const myTurn = () => { const v = view(); return !!(v && v.legal.length && !standin() && !ctx.pending); };
 
@@ -36,8 +37,8 @@ export function takeoverLeft(seat) {
 export function cardsLeft(v) {
   const left = new Array(v.players).fill(v.phase === "over" ? 0 : v.hand_size);
   if (v.phase === "over") return left;
-  for (const t of [...v.tricks, v.trick]) {
-    t.cards.forEach((_, i) => { left[(t.leader + i) % v.players] -= 1; });
+  for (const trick of [...v.tricks, v.trick]) {
+    trick.cards.forEach((_, i) => { left[(trick.leader + i) % v.players] -= 1; });
   }
   return left;
 }
