@@ -88,10 +88,10 @@ function setCsrf(token) {
 function showClaim() {
   const seats = guestSeats();
   $("claim-row").classList.toggle("hidden", seats.length === 0);
-  $("claim-text").textContent = tn("Make the guest seat this browser holds mine", "Make the {n} guest seats this browser holds mine", seats.length);
+  $("claim-text").textContent = tn("Make the {n} guest seat this browser holds mine", "Make the {n} guest seats this browser holds mine", seats.length);
   const button = $("claim-button");
   button.classList.toggle("hidden", seats.length === 0);
-  button.textContent = tn("Claim the guest seat on this browser", "Claim the {n} guest seats on this browser", seats.length);
+  button.textContent = tn("Claim the {n} guest seat on this browser", "Claim the {n} guest seats on this browser", seats.length);
 }
 
 async function loadSeats() {
