@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from ohhell.i18n import LANGUAGES, po_path
 from ohhell.i18n import rules as rules_module
-from serverkit import ThreadServer
+from serverkit import ThreadServer, axe_problems, sideways_overflow
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 PASSWORD = "a long enough passphrase"
@@ -279,6 +279,11 @@ def test_the_rules_page_in_each_language_linked_from_the_lobby_and_the_table(bro
         assert "<b>" not in body and "&lt;b&gt;bold?&lt;/b&gt;" in body
         assert "<table>" in body and 'href="javascript:' not in body
         assert f'id="rules-text" lang="{"en" if lang == "ms" else lang}"' in body
+    # a server without the texts says so, in the reader's language
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules_module, "RULES_DIR", rules_dir[0] / "none")
+        r = httpx.get(f"{server.base}/rules", cookies={"ohhell_lang": "eu"})
+        assert r.status_code == 200 and "Arauak ez daude instalatuta zerbitzari honetan." in r.text
     said = {m.id: m.string for m in _catalog("sq") if m.id}
     context = context_in(browser, server, "sq")
     page = context.new_page()
@@ -296,6 +301,21 @@ def test_the_rules_page_in_each_language_linked_from_the_lobby_and_the_table(bro
         expect(page.locator('a.rules-link[href="/rules"]')).to_have_text(said["The rules of Oh Hell"])
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["mr", "eu"])
+def test_the_rules_page_fits_a_phone_and_a_desktop_and_axe_finds_nothing_serious(browser, server, lang):
+    for width in (320, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        context.add_cookies([{"name": "ohhell_lang", "value": lang, "url": server.base}])
+        page = context.new_page()
+        try:
+            page.goto(f"{server.base}/rules")
+            expect(page.locator(".topbar select.lang-menu")).to_have_count(1)
+            assert sideways_overflow(page) == [], width
+            assert axe_problems(page) == [], width
+        finally:
+            context.close()
 
 
 def test_the_real_rules_texts_when_they_are_installed(server, rules_dir):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from functools import lru_cache
 
 from starlette.requests import Request
@@ -24,8 +25,8 @@ from .languages import page_response, reader_language
 __all__ = ["RULES_PAGE", "render_rules", "routes"]
 
 RULES_PAGE = os.path.join(os.path.dirname(__file__), "static", "rules.html")
-#: where the rendered rules go in ``rules.html``
-MARK = '<div class="rules-text" id="rules-text"></div>'
+#: where the rendered rules go in ``rules.html`` (it holds the page's words for "no rules here")
+MARK = re.compile(r'<div class="rules-text" id="rules-text">(.*?)</div>', re.DOTALL)
 
 
 @lru_cache(maxsize=1)
@@ -58,10 +59,11 @@ def _text_for(lang: str) -> tuple[str, str]:
 async def rules(request: Request) -> Response:
     page = page_response(RULES_PAGE, request)
     lang, text = _text_for(reader_language(request))
-    if not text:
-        text = "<p>The rules are not installed on this server: see <code>ohhell rules</code>.</p>"
-    filled = f'<div class="rules-text" id="rules-text" lang="{html.escape(lang)}">{text}</div>'
-    body = page.body.decode("utf-8").replace(MARK, filled, 1).encode("utf-8")
+    body = page.body.decode("utf-8")
+    if text:
+        filled = f'<div class="rules-text" id="rules-text" lang="{html.escape(lang)}">{text}</div>'
+        body = MARK.sub(lambda m: filled, body, count=1)
+    body = body.encode("utf-8")
     headers = {k: v for k, v in page.headers.items() if k.lower() not in ("content-length", "content-type")}
     return Response(body, status_code=200, media_type="text/html; charset=utf-8", headers=headers)
 

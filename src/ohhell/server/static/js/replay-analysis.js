@@ -181,7 +181,7 @@ export class ReplayAnalysis {
       });
     }
     const total = this.data.hands.length;
-    const W = 560, H = 240, L = 40, R = 12, T = 12, B = 28;
+    const W = 560, H = 252, L = 52, R = 12, T = 12, B = 40;
     const values = [...score.flat(), ...expected.flat()];
     const maxY = Math.max(10, ...values), minY = Math.min(0, ...values);
     const x = (i) => L + (W - L - R) * (i / total);
@@ -207,7 +207,11 @@ export class ReplayAnalysis {
       add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#4f5b62" }, number(v));
     }
     const every = Math.ceil(total / 15);
-    for (let i = 1; i <= total; i += every) add("text", { x: x(i), y: H - 9, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62" }, number(i));
+    for (let i = 1; i <= total; i += every) add("text", { x: x(i), y: H - 21, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62" }, number(i));
+    // the axes' titles
+    add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62", class: "axis-title" }, t("hand"));
+    add("text", { x: 12, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62", class: "axis-title",
+      transform: `rotate(-90 12 ${(T + H - B) / 2})` }, t("points"));
     for (let s = 0; s < n; s++) {
       const c = PALETTE[s % PALETTE.length];
       const pts = (series) => series.map((v, i) => `${x(i)},${y(v)}`).join(" ");
