@@ -331,3 +331,54 @@ def test_the_real_rules_texts_when_they_are_installed(server, rules_dir):
         first = next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
         html = render_rules(path.read_text(encoding="utf-8"))
         assert first.lstrip("#").strip().split()[0] in html
+
+
+#: what /api/players/NAME and /api/leaderboard answer for a player with a history (the pages
+#: are checked with every part shown: the rating chart, the tables, recent games, a rank)
+PLAYER = {"username": "Zora", "since": 1764000000, "bot": True, "games": 12, "hands": 40, "points_per_hand": 4.125,
+          "bids": {"overall": {"bids": 40, "made": 22},
+                   "by_cards": {"1": {"bids": 10, "made": 7}, "2": {"bids": 30, "made": 15}},
+                   "by_seat": {"1/3": {"bids": 20, "made": 11}, "3/3": {"bids": 20, "made": 11}}},
+          "rating": {"mu": 27.1, "sigma": 5.2, "ordinal": 11.5, "games": 12},
+          "history": [{"ordinal": 2.5}, {"ordinal": 5.25}, {"ordinal": 11.5}],
+          "recent": [{"table": "abc", "game": 1, "finished": 1764650000, "names": ["Zora", "Ann", "Bob"],
+                      "totals": [30, 20, 10], "points": 30, "place": 1, "players": 3, "rated": True,
+                      "private": False, "replay": "/t/abc/replay/1"},
+                     {"table": None, "game": 2, "finished": 1764660000, "names": ["Zora", None, None],
+                      "totals": [1, 20, 10], "points": 1, "place": 3, "players": 3, "rated": False,
+                      "private": True, "replay": None}]}
+BOARD = {"players": None, "min_games": 5,
+         "rows": [{"rank": 1, "username": "Zora", "bot": True, "ordinal": 11.5, "mu": 27.1, "sigma": 5.2, "games": 12}]}
+
+
+def test_a_players_history_and_the_leaderboard_and_a_signed_in_account_in_every_language(browser, server, player):
+    names = {"Zora", "Ann, Bob", "Zora, Ann, Bob"}
+    problems = {}
+    for lang in OTHERS:
+        context = context_in(browser, server, lang)
+        context.route("**/api/players/Zora", lambda route: route.fulfill(json=PLAYER))
+        context.route("**/api/leaderboard?*", lambda route: route.fulfill(json=BOARD))
+        page = context.new_page()
+        try:
+            page.goto(f"{server.base}/players/Zora")
+            expect(page.locator("#recent li")).to_have_count(2)
+            expect(page.locator("#chart svg")).to_have_count(1)
+            problems[f"{lang} player"] = leftovers(page, lang, skip=names)
+            if lang == "mr":      # Devanagari digits: the rating 11.5 and the 40 hands
+                figures = page.inner_text("#figures")
+                assert "११.५" in figures and "४०" in figures, figures
+            page.goto(f"{server.base}/leaderboard")
+            expect(page.locator("#board tbody tr")).to_have_count(1)
+            problems[f"{lang} leaderboard"] = leftovers(page, lang, skip=names)
+            if lang == "ceb":     # signed in: the tables, the tokens
+                page.goto(f"{server.base}/account")
+                page.fill("#signin-username", player)
+                page.fill("#signin-password", PASSWORD)
+                page.click("#signin-button")
+                expect(page.locator("#signed-in")).to_be_visible()
+                expect(page.locator("#token-table tbody td").first).not_to_have_text(
+                    _catalog(lang).get("Loading…").string)
+                problems[f"{lang} account"] = leftovers(page, lang, skip={player})
+        finally:
+            context.close()
+    assert {k: v for k, v in problems.items() if v} == {}
