@@ -59,13 +59,12 @@ def _text_for(lang: str) -> tuple[str, str]:
 async def rules(request: Request) -> Response:
     page = page_response(RULES_PAGE, request)
     lang, text = _text_for(reader_language(request))
-    body = page.body.decode("utf-8")
+    body = bytes(page.body).decode("utf-8")
     if text:
         filled = f'<div class="rules-text" id="rules-text" lang="{html.escape(lang)}">{text}</div>'
         body = MARK.sub(lambda m: filled, body, count=1)
-    body = body.encode("utf-8")
     headers = {k: v for k, v in page.headers.items() if k.lower() not in ("content-length", "content-type")}
-    return Response(body, status_code=200, media_type="text/html; charset=utf-8", headers=headers)
+    return Response(body.encode("utf-8"), status_code=200, media_type="text/html; charset=utf-8", headers=headers)
 
 
 def routes() -> list[Route]:
