@@ -46,7 +46,7 @@ def pot_path(domain: str) -> Path:
 
 
 #: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``)
-PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard")
+PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard", "rules", "rules-link")
 
 
 def _method_map(domain: str) -> list[tuple[str, str]]:

@@ -35,7 +35,7 @@ from .storage import Store, StoreError, open_store
 from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
                      TableError, parse_table_config)
 from .manager import TableManager
-from . import languages
+from . import languages, rules_page
 from .languages import page_response
 from .analysis_jobs import DEFAULT_ANALYSIS_SAMPLES, MAX_QUEUED_PER_CREATOR, AnalysisJobs
 from .events import Events
@@ -532,6 +532,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         Route("/api/tables/{table_id}/games/{game}/analysis", analysis),
         Route("/healthz", health),
         *languages.routes(),
+        *rules_page.routes(),
         *accounts.routes(page),
         *PlayerPages(the_store, manager).routes(page),
         *events.routes(page),

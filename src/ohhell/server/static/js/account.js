@@ -1,6 +1,8 @@
 // The account page: sign up, sign in, sign out, claim this browser's guest seats, change
 // the password, make and revoke API tokens (for programs: docs/bots-api.md).  Every request carries the page's CSRF token (X-CSRF-Token); the session
-// itself is an HttpOnly cookie this script never sees.
+// itself is an HttpOnly cookie this script never sees.  The server's errors carry a code
+// (and an English message for programs): the page words them by code in its reader's language.
+import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let csrf = "";
@@ -18,6 +20,40 @@ function guestSeats() {
   return out.filter((s) => s.table && s.token);
 }
 
+/** The server's refusal `code` in the reader's words; `path` and `body` tell which form asked. */
+export function refusalWords(code, status, path, body = {}) {
+  if (code === "bad_credentials") {
+    return path === "/api/account/password" ? t("The current password is not right.")
+      : t("That username and password do not match an account.");
+  }
+  if (code === "bad_password") {
+    const password = String(body.password || "");
+    if (password.length < 8) return t("A password has at least {n} characters.", { n: number(8) });
+    if (body.username !== undefined && password.toLowerCase() === String(body.username).toLowerCase()) {
+      return t("The password must not be the username.");
+    }
+    return t("A password has {lo} to {hi} characters and must not be the username.", { lo: number(8), hi: number(1024) });
+  }
+  const words = {
+    bad_username: t("A username is 3 to 24 letters, digits, _ - or ., starting with a letter or digit; some names are reserved."),
+    username_taken: t("The username '{name}' is taken; choose another.", { name: String(body.username || "").trim() }),
+    bad_name: t("A token's name is 1 to 40 characters: say what it is for (\"my bot\")."),
+    too_many_tokens: t("This account holds as many tokens as it may; revoke one first."),
+    no_token: t("This account has no such token (revoked already?)."),
+    signed_out: t("Sign in first."),
+    slow_down: t("Too many attempts from here; wait a while and try again."),
+    storage: t("The server could not save this; nothing was changed. Try again."),
+    bad_origin: t("This request came from a page of another site, so it was refused."),
+    csrf: t("This page's security token is missing or old: reload the page and try again."),
+    too_large: t("The request is too large."),
+    too_slow: t("The request was too slow; try again."),
+    bad_form: t("The form could not be read; reload the page and try again."),
+    bad_json: t("The form could not be read; reload the page and try again."),
+    bad_request: t("The server could not understand the request; reload the page and try again."),
+  };
+  return words[code] || t("The server answered {status}.", { status });
+}
+
 async function call(path, body) {
   let res;
   try {
@@ -27,14 +63,17 @@ async function call(path, body) {
       body: JSON.stringify(body || {}),
     });
   } catch {
-    throw new Error("The server cannot be reached; check your connection and try again.");
+    throw new Error(t("The server cannot be reached; check your connection and try again."));
   }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.message ? data.message.charAt(0).toUpperCase() + data.message.slice(1) + "." : `The server answered ${res.status}.`);
+    const err = new Error(refusalWords(data.error, res.status, path, body));
     err.code = data.error;
     const retry = Number(res.headers.get("retry-after"));
-    if (res.status === 429 && retry) err.message = `Too many attempts: try again in ${retry < 90 ? `${retry} s` : `${Math.ceil(retry / 60)} min`}.`;
+    if (res.status === 429 && retry) {
+      err.message = retry < 90 ? tn("Too many attempts: try again in {n} second.", "Too many attempts: try again in {n} seconds.", retry)
+        : tn("Too many attempts: try again in {n} minute.", "Too many attempts: try again in {n} minutes.", Math.ceil(retry / 60));
+    }
     throw err;
   }
   if (data.csrf) setCsrf(data.csrf);
@@ -46,15 +85,13 @@ function setCsrf(token) {
   for (const input of document.querySelectorAll("input[name=csrf]")) input.value = token;
 }
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-
 function showClaim() {
   const seats = guestSeats();
   $("claim-row").classList.toggle("hidden", seats.length === 0);
-  $("claim-text").textContent = `Make the ${plural(seats.length, "guest seat")} this browser holds mine`;
+  $("claim-text").textContent = tn("Make the {n} guest seat this browser holds mine", "Make the {n} guest seats this browser holds mine", seats.length);
   const button = $("claim-button");
   button.classList.toggle("hidden", seats.length === 0);
-  button.textContent = `Claim the ${plural(seats.length, "guest seat")} on this browser`;
+  button.textContent = tn("Claim the {n} guest seat on this browser", "Claim the {n} guest seats on this browser", seats.length);
 }
 
 async function loadSeats() {
@@ -63,27 +100,32 @@ async function loadSeats() {
     const res = await fetch("/api/account/seats", { credentials: "same-origin" });
     const data = await res.json();
     list.replaceChildren();
-    if (!res.ok) throw new Error(data.message || "not available");
+    if (!res.ok) throw new Error(refusalWords(data.error, res.status, ""));
     if (!data.seats.length) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = "No tables yet: join one from the lobby.";
+      li.textContent = t("No tables yet: join one from the lobby.");
       list.append(li);
     }
     for (const s of data.seats) {
       const li = document.createElement("li");
       const a = document.createElement("a");
       a.href = s.url;
-      a.textContent = `Table ${s.table}`;
-      li.append(a, ` — seat ${s.seat + 1}, since ${new Date(s.since * 1000).toLocaleString()}`);
+      a.textContent = t("Table {table}", { table: s.table });
+      li.append(a, " — ", t("seat {seat}, since {when}", { seat: number(s.seat + 1), when: when(s.since) }));
       list.append(li);
     }
   } catch (e) {
-    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: `Your tables could not be loaded (${e.message}).` }));
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: t("Your tables could not be loaded ({why}).", { why: e.message }) }));
   }
 }
 
-const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "never");
+/** A time as the reader's language writes it (the browser's own format where it knows no other). */
+function when(seconds) {
+  if (!seconds) return t("never");
+  const date = new Date(seconds * 1000);
+  try { return date.toLocaleString(document.documentElement.lang || undefined); } catch { return date.toLocaleString(); }
+}
 
 async function loadTokens() {
   const body = $("token-table").querySelector("tbody");
@@ -99,34 +141,34 @@ async function loadTokens() {
   try {
     const res = await fetch("/api/account/tokens", { credentials: "same-origin", headers: { accept: "application/json" } });
     const data = await res.json();
-    if (!res.ok) throw new Error(data.message || "not available");
+    if (!res.ok) throw new Error(refusalWords(data.error, res.status, ""));
     body.replaceChildren();
     if (!data.tokens.length) {
-      const tr = row("No tokens yet.");
+      const tr = row(t("No tokens yet."));
       tr.firstChild.colSpan = 5;
       tr.firstChild.className = "muted";
       body.append(tr);
     }
-    for (const t of data.tokens) {
-      const hint = Object.assign(document.createElement("code"), { textContent: `${t.hint}…` });
-      const revoke = Object.assign(document.createElement("button"), { type: "button", className: "token-revoke", textContent: "Revoke" });
-      revoke.setAttribute("aria-label", `Revoke the token ${t.name}`);
+    for (const tok of data.tokens) {
+      const hint = Object.assign(document.createElement("code"), { textContent: `${tok.hint}…` });
+      const revoke = Object.assign(document.createElement("button"), { type: "button", className: "token-revoke", textContent: t("Revoke") });
+      revoke.setAttribute("aria-label", t("Revoke the token {name}", { name: tok.name }));
       revoke.addEventListener("click", async () => {
-        if (!confirm(`Revoke the token "${t.name}"? A program using it is disconnected at once.`)) return;
+        if (!confirm(t("Revoke the token \"{name}\"? A program using it is disconnected at once.", { name: tok.name }))) return;
         revoke.disabled = true;
         try {
-          await call("/api/account/tokens/revoke", { id: t.id });
-          $("status").textContent = `The token "${t.name}" is revoked.`;
+          await call("/api/account/tokens/revoke", { id: tok.id });
+          $("status").textContent = t("The token \"{name}\" is revoked.", { name: tok.name });
           loadTokens();
         } catch (e) {
           $("token-error").textContent = e.message;
           revoke.disabled = false;
         }
       });
-      body.append(row(t.name, hint, when(t.created), when(t.last_used), revoke));
+      body.append(row(tok.name, hint, when(tok.created), when(tok.last_used), revoke));
     }
   } catch (e) {
-    body.replaceChildren(row(`Your tokens could not be loaded (${e.message}).`));
+    body.replaceChildren(row(t("Your tokens could not be loaded ({why}).", { why: e.message })));
   }
 }
 
@@ -134,7 +176,7 @@ function render() {
   $("signed-out").classList.toggle("hidden", !!me);
   $("signed-in").classList.toggle("hidden", !me);
   if (!me) { $("token-new").classList.add("hidden"); $("token-value").textContent = ""; }
-  $("status").textContent = me ? "" : "Sign in, or create an account to keep your games and your name.";
+  $("status").textContent = me ? "" : t("Sign in, or create an account to keep your games and your name.");
   if (me) {
     $("me").textContent = me.username;
     $("player-link").href = `/players/${encodeURIComponent(me.username)}`;
@@ -152,7 +194,7 @@ async function claim() {
   const seats = guestSeats();
   if (!seats.length) return "";
   const data = await call("/api/account/claim", { seats });
-  return data.claimed.length ? ` ${plural(data.claimed.length, "guest seat")} claimed.` : "";
+  return data.claimed.length ? " " + tn("{n} guest seat claimed.", "{n} guest seats claimed.", data.claimed.length) : "";
 }
 
 function form(id, errorId, buttonId, run) {
@@ -176,29 +218,29 @@ form("signin-form", "signin-error", "signin-button", async () => {
   $("signin-password").value = "";
   me = data.user;
   render();
-  $("status").textContent = `Welcome back, ${me.username}.`;
+  $("status").textContent = t("Welcome back, {name}.", { name: me.username });
 });
 
 form("signup-form", "signup-error", "signup-button", async () => {
   if ($("signup-password").value !== $("signup-again").value) {
     $("signup-again").focus();
-    throw new Error("The two passwords differ.");
+    throw new Error(t("The two passwords differ."));
   }
   const data = await call("/api/account/signup", { username: $("signup-username").value, password: $("signup-password").value, bot: $("signup-bot").checked });
   $("signup-password").value = $("signup-again").value = "";
   me = data.user;
   let claimed = "";
   if ($("signup-claim").checked && !$("claim-row").classList.contains("hidden")) {
-    try { claimed = await claim(); } catch (e) { claimed = ` Your guest seats were not claimed: ${e.message}`; }
+    try { claimed = await claim(); } catch (e) { claimed = " " + t("Your guest seats were not claimed: {why}", { why: e.message }); }
   }
   render();
-  $("status").textContent = `Welcome, ${me.username}: your account is ready.${claimed}`;
+  $("status").textContent = t("Welcome, {name}: your account is ready.", { name: me.username }) + claimed;
 });
 
 form("password-form", "password-error", "password-button", async () => {
   await call("/api/account/password", { current: $("password-current").value, password: $("password-new").value });
   $("password-current").value = $("password-new").value = "";
-  $("status").textContent = "Your password is changed; other browsers are signed out.";
+  $("status").textContent = t("Your password is changed; other browsers are signed out.");
 });
 
 form("token-form", "token-error", "token-button", async () => {
@@ -206,16 +248,16 @@ form("token-form", "token-error", "token-button", async () => {
   $("token-name").value = "";
   $("token-value").textContent = data.token;
   $("token-new").classList.remove("hidden");
-  $("token-copy").textContent = "Copy";
+  $("token-copy").textContent = t("Copy");
   loadTokens();
 });
 
 $("token-copy").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText($("token-value").textContent);
-    $("token-copy").textContent = "Copied";
+    $("token-copy").textContent = t("Copied");
   } catch {
-    $("token-copy").textContent = "Select it and copy";
+    $("token-copy").textContent = t("Select it and copy");
   }
 });
 
@@ -224,7 +266,7 @@ $("signout-button").addEventListener("click", async () => {
     await call("/api/account/signout", {});
     me = null;
     render();
-    $("status").textContent = "You are signed out.";
+    $("status").textContent = t("You are signed out.");
   } catch (e) {
     $("account-error").textContent = e.message;
   }
@@ -233,7 +275,7 @@ $("signout-button").addEventListener("click", async () => {
 $("claim-button").addEventListener("click", async () => {
   try {
     const text = await claim();
-    $("status").textContent = text ? text.trim() : "Those seats are no longer held (the players left), so there was nothing to claim.";
+    $("status").textContent = text ? text.trim() : t("Those seats are no longer held (the players left), so there was nothing to claim.");
     loadSeats();
   } catch (e) {
     $("account-error").textContent = e.message;
@@ -248,7 +290,7 @@ async function start() {
     me = data.user;
     render();
   } catch {
-    $("status").textContent = "The server cannot be reached; reload the page to try again.";
+    $("status").textContent = t("The server cannot be reached; reload the page to try again.");
   }
 }
 

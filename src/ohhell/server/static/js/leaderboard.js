@@ -1,4 +1,5 @@
 // The leaderboard: rated players best first, overall or at tables of one size.
+import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,19 +22,26 @@ async function load() {
     const res = await fetch(`/api/leaderboard?${params}`);
     const data = await res.json();
     body.replaceChildren();
-    if (!res.ok) throw new Error(data.message);
+    if (!res.ok) throw new Error(t("the server answered {status}", { status: res.status }));
     for (const r of data.rows) {
       const tr = document.createElement("tr");
       const who = cell(r.username, `/players/${encodeURIComponent(r.username)}`);
-      if (r.bot) who.append(" ", Object.assign(document.createElement("span"), { className: "pill", textContent: "bot" }));
-      tr.append(cell(r.rank), who,
-        cell(r.ordinal.toFixed(1)), cell(`${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), cell(r.games));
+      if (r.bot) who.append(" ", Object.assign(document.createElement("span"), { className: "pill", textContent: t("bot") }));
+      tr.append(cell(number(r.rank)), who,
+        cell(number(r.ordinal, 1)), cell(`${number(r.mu, 1)} ± ${number(r.sigma, 1)}`), cell(number(r.games)));
       body.append(tr);
     }
-    $("board-status").textContent = data.rows.length ? "" : `Nobody has ${data.min_games} rated game${data.min_games === 1 ? "" : "s"} yet.`;
+    $("board-status").textContent = data.rows.length ? "" : tn("Nobody has {n} rated game yet.", "Nobody has {n} rated games yet.", data.min_games);
   } catch (e) {
-    $("board-status").textContent = `The leaderboard could not be loaded (${e.message || "no connection"}).`;
+    $("board-status").textContent = t("The leaderboard could not be loaded ({why}).", { why: e.message || t("no connection") });
   }
+}
+
+// the sizes and counts of the menus, as the reader's language writes them (values stay digits)
+for (const opt of $("players").options) if (opt.value) opt.textContent = tn("{n} player", "{n} players", Number(opt.value));
+for (const opt of $("min-games").options) {
+  opt.value = opt.value;
+  opt.textContent = number(Number(opt.value));
 }
 
 const query = new URLSearchParams(location.search);

@@ -7,12 +7,13 @@
 // only up to the replay's current step: the slider's marks say where mistakes are, the words
 // come when the replay gets there.
 import { PALETTE, clear, el } from "./common.js";
+import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1500;
 const Z95 = 1.959964;
 const SVG = "http://www.w3.org/2000/svg";
-const fmt = (x) => (Math.abs(x) < 0.05 ? "0.0" : x.toFixed(1));
+const fmt = (x) => number(Math.abs(x) < 0.05 ? 0 : x, 1);
 // Cards' losses are cross-fitted (docs/coach.md), so a close call can come out a little
 // below zero: that is no measurable loss, shown as 0 (as the terminal does), never as a gain.
 const fmtLost = (x) => fmt(Math.max(0, x));
@@ -37,9 +38,23 @@ export function decisionSteps(steps, analysis) {
 /** A mistake in words: "Bob bid 3; 1 was best (cost 4.2 ± 1.8 points)". */
 export function mistakeText(names, d) {
   const card = (c) => (typeof c === "string" ? c.replace(/^T/, "10").replace(/[CDHS]$/, (s) => ({ C: "♣", D: "♦", H: "♥", S: "♠" })[s]) : c);
-  const what = d.kind === "bid" ? `${names[d.seat]} bid ${d.action}; ${d.best} was best`
-    : `${names[d.seat]} played ${card(d.action)}; ${card(d.best)} was best`;
-  return `${what} (cost ${fmt(d.loss)} ± ${fmt(Z95 * d.loss_se)} points)`;
+  const facts = { name: names[d.seat], cost: fmt(d.loss), margin: fmt(Z95 * d.loss_se) };
+  return d.kind === "bid"
+    ? t("{name} bid {bid}; {best} was best (cost {cost} ± {margin} points)", { ...facts, bid: number(d.action), best: number(d.best) })
+    : t("{name} played {card}; {best} was best (cost {cost} ± {margin} points)", { ...facts, card: card(d.action), best: card(d.best) });
+}
+
+/** Why the server could not give the analysis, by its error code (its English message is for programs). */
+function refusal(status, body) {
+  const why = {
+    no_table: t("There is no such table."),
+    no_game: t("There is no such game at this table."),
+    not_over: t("The game is still being played; its analysis comes when it ends."),
+    storage: t("The server could not read the analysis; try again."),
+  }[body.error];
+  if (why) return why;
+  if (status === 429) return t("The server is analysing many games for you already; try again in a while.");
+  return t("The server answered {status}.", { status });
 }
 
 export class ReplayAnalysis {
@@ -65,12 +80,12 @@ export class ReplayAnalysis {
       res = await fetch(this.url + (retry ? "?retry=1" : ""), { headers: { accept: "application/json" } });
       body = await res.json().catch(() => ({}));
     } catch {
-      this.waiting("The server could not be reached; trying again…", null, "");
+      this.waiting(t("The server could not be reached; trying again…"), null, "");
       this.timer = setTimeout(() => this.poll(false), POLL_MS * 4);
       return;
     }
     if (!res.ok) {
-      this.waiting("The analysis is not available.", null, body.message || `${res.status} ${res.statusText}`);
+      this.waiting(t("The analysis is not available."), null, refusal(res.status, body));
       $("analysis-retry").hidden = res.status !== 429 && res.status !== 503;
       return;
     }
@@ -79,18 +94,19 @@ export class ReplayAnalysis {
       return;
     }
     if (body.status === "failed") {
-      this.waiting("The analysis failed.", null, body.message || "");
+      this.waiting(t("The analysis failed."), null, t("Something went wrong while analysing this game; try again."));
       $("analysis-retry").hidden = false;
       return;
     }
     if (body.status === "running") {
       const pct = Math.round(100 * body.progress);
-      this.waiting(`Analysing every bid and card: ${pct}%`, body.progress,
-        body.paused ? "Paused for a moment: the bots at live tables come first." : "Each decision is played out in many deals from the deciding player's view.");
+      this.waiting(t("Analysing every bid and card: {percent}%", { percent: number(pct) }), body.progress,
+        body.paused ? t("Paused for a moment: the bots at live tables come first.")
+          : t("Each decision is played out in many deals from the deciding player's view."));
     } else {
       const ahead = body.ahead || 0;
-      this.waiting("Waiting for its turn to be analysed…", 0,
-        ahead ? `${ahead} other game${ahead === 1 ? " is" : "s are"} ahead of this one.` : "It starts in a moment.");
+      this.waiting(t("Waiting for its turn to be analysed…"), 0,
+        ahead ? tn("{n} other game is ahead of this one.", "{n} other games are ahead of this one.", ahead) : t("It starts in a moment."));
     }
     this.timer = setTimeout(() => this.poll(false), POLL_MS);
   }
@@ -99,7 +115,7 @@ export class ReplayAnalysis {
     $("analysis-state").textContent = state;
     const bar = $("analysis-progress");
     if (progress === null) bar.hidden = true;
-    else { bar.hidden = false; bar.value = progress; bar.textContent = `${Math.round(progress * 100)}%`; }
+    else { bar.hidden = false; bar.value = progress; bar.textContent = `${number(Math.round(progress * 100))}%`; }
     $("analysis-detail").textContent = detail;
   }
 
@@ -111,9 +127,12 @@ export class ReplayAnalysis {
     $("analysis-wait").hidden = true;
     $("analysis-ready").hidden = false;
     const s = analysis.settings || {};
-    $("analysis-note").textContent = `Each decision was judged from the deciding player's own view: ${s.samples} sampled deals of the unseen cards, `
-      + `every legal choice played out. A mistake lost at least ${s.min_loss} points, with 95% confidence. `
-      + "The expected score is what each player's cards were worth as dealt (playing them as well as the analysis can).";
+    $("analysis-note").textContent = [
+      t("Each decision was judged from the deciding player's own view: {samples} sampled deals of the unseen cards, every legal choice played out.",
+        { samples: number(s.samples) }),
+      t("A mistake lost at least {points} points, with 95% confidence.", { points: number(s.min_loss, s.min_loss % 1 ? 1 : 0) }),
+      t("The expected score is what each player's cards were worth as dealt (playing them as well as the analysis can)."),
+    ].join(" ");
     const marks = clear($("mistake-marks"));
     const last = Math.max(1, this.steps.length - 1);
     for (const m of this.mistakes) {
@@ -132,7 +151,7 @@ export class ReplayAnalysis {
     const note = $("mistake-note");
     const m = this.byStep.get(at);
     note.hidden = !m;
-    note.textContent = m ? `Mistake: ${mistakeText(this.record.players, m.d)}.` : "";
+    note.textContent = m ? t("Mistake: {what}.", { what: mistakeText(this.record.players, m.d) }) : "";
     if (st.scored !== this.shownHands) {
       this.shownHands = st.scored;
       this.renderChart(st.scored);
@@ -150,7 +169,7 @@ export class ReplayAnalysis {
     const hands = this.data.hands.filter((h) => h.finished).slice(0, upto);
     const wrap = clear($("analysis-chart"));
     if (!hands.length) {
-      wrap.append(el("p", { class: "small muted" }, "The chart starts when the first hand is scored."));
+      wrap.append(el("p", { class: "small muted" }, t("The chart starts when the first hand is scored.")));
       return;
     }
     const score = Array.from({ length: n }, () => [0]);
@@ -162,7 +181,7 @@ export class ReplayAnalysis {
       });
     }
     const total = this.data.hands.length;
-    const W = 560, H = 240, L = 40, R = 12, T = 12, B = 28;
+    const W = 560, H = 252, L = 52, R = 12, T = 12, B = 40;
     const values = [...score.flat(), ...expected.flat()];
     const maxY = Math.max(10, ...values), minY = Math.min(0, ...values);
     const x = (i) => L + (W - L - R) * (i / total);
@@ -170,8 +189,10 @@ export class ReplayAnalysis {
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
-    const summary = names.map((p, s) => `${p} ${score[s].at(-1)} (expected ${fmt(expected[s].at(-1))})`).join(", ");
-    svg.setAttribute("aria-label", `Running score, solid, and expected score, dashed, after ${hands.length} hand${hands.length === 1 ? "" : "s"}: ${summary}`);
+    const summary = names.map((p, s) => t("{name} {score} (expected {expected})",
+      { name: p, score: number(score[s].at(-1)), expected: fmt(expected[s].at(-1)) })).join(", ");
+    svg.setAttribute("aria-label", tn("Running score, solid, and expected score, dashed, after {n} hand: {summary}",
+      "Running score, solid, and expected score, dashed, after {n} hands: {summary}", hands.length, { summary }));
     const add = (tag, attrs, text) => {
       const node = document.createElementNS(SVG, tag);
       for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -183,10 +204,14 @@ export class ReplayAnalysis {
     const step = span > 200 ? 50 : span > 80 ? 20 : span > 30 ? 10 : 5;
     for (let v = Math.ceil(minY / step) * step; v <= maxY; v += step) {
       add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#aab4ba" : "#e3e7ea" });
-      add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#4f5b62" }, v);
+      add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#4f5b62" }, number(v));
     }
     const every = Math.ceil(total / 15);
-    for (let i = 1; i <= total; i += every) add("text", { x: x(i), y: H - 9, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62" }, i);
+    for (let i = 1; i <= total; i += every) add("text", { x: x(i), y: H - 21, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62" }, number(i));
+    // the axes' titles
+    add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62", class: "axis-title" }, t("hand"));
+    add("text", { x: 12, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 11, fill: "#4f5b62", class: "axis-title",
+      transform: `rotate(-90 12 ${(T + H - B) / 2})` }, t("points"));
     for (let s = 0; s < n; s++) {
       const c = PALETTE[s % PALETTE.length];
       const pts = (series) => series.map((v, i) => `${x(i)},${y(v)}`).join(" ");
@@ -196,7 +221,7 @@ export class ReplayAnalysis {
     }
     const legend = el("div", { class: "legend" },
       names.map((p, s) => el("span", { style: `--c: ${PALETTE[s % PALETTE.length]}` }, p)),
-      el("span", { class: "key-expected" }, "dashed: expected score"));
+      el("span", { class: "key-expected" }, t("dashed: expected score")));
     wrap.append(el("div", { class: "chart analysis-chart" }, svg, legend));
   }
 
@@ -205,22 +230,22 @@ export class ReplayAnalysis {
     const hands = this.data.hands.filter((h) => h.finished).slice(0, upto);
     const wrap = clear($("analysis-lost"));
     if (!hands.length) {
-      wrap.append(el("p", { class: "small muted" }, "No hand has been scored yet at this point of the game."));
+      wrap.append(el("p", { class: "small muted" }, t("No hand has been scored yet at this point of the game.")));
       return;
     }
     const sums = names.map(() => ({ bid: 0, play: 0, mistakes: 0, score: 0, cards: 0 }));
-    const body = el("tbody", {}, hands.map((h) => el("tr", {}, el("th", { scope: "row" }, h.hand + 1),
+    const body = el("tbody", {}, hands.map((h) => el("tr", {}, el("th", { scope: "row" }, number(h.hand + 1)),
       h.seats.map((r, s) => {
-        const t = sums[s];
-        t.bid += r.lost_bid; t.play += r.lost_play; t.mistakes += r.mistakes; t.score += r.score ?? 0; t.cards += r.cards ?? 0;
+        const sum = sums[s];
+        sum.bid += r.lost_bid; sum.play += r.lost_play; sum.mistakes += r.mistakes; sum.score += r.score ?? 0; sum.cards += r.cards ?? 0;
         return lostCell(r.lost_bid, r.lost_play, r.mistakes);
       }))));
     wrap.append(el("table", { class: "grid lost-table", id: "lost-table" },
-      el("caption", { class: "sr-only" }, "Points each player lost per hand, in bidding and in play, and their mistakes"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Hand"), names.map((p) => el("th", { scope: "col" }, p)))),
+      el("caption", { class: "sr-only" }, t("Points each player lost per hand, in bidding and in play, and their mistakes")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Hand")), names.map((p) => el("th", { scope: "col" }, p)))),
       body,
-      el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"), sums.map((t) => lostCell(t.bid, t.play, t.mistakes, true))),
-        el("tr", {}, el("th", { scope: "row" }, "Expected / scored"), sums.map((t) => el("td", {}, `${fmt(t.cards)} / ${t.score}`))))));
+      el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, t("Total")), sums.map((sum) => lostCell(sum.bid, sum.play, sum.mistakes, true))),
+        el("tr", {}, el("th", { scope: "row" }, t("Expected / scored")), sums.map((sum) => el("td", {}, `${fmt(sum.cards)} / ${number(sum.score)}`))))));
   }
 
   renderMistakes(at) {
@@ -228,15 +253,15 @@ export class ReplayAnalysis {
     const reached = this.mistakes.filter((m) => m.step <= at);
     for (const m of reached) {
       list.append(el("li", {}, el("button", { type: "button", class: "linkish", "data-step": m.step, onclick: () => this.jump(m.step) },
-        `Hand ${m.hand.hand + 1}, step ${m.step + 1}`), `: ${mistakeText(this.record.players, m.d)}`));
+        t("Hand {hand}, step {step}", { hand: number(m.hand.hand + 1), step: number(m.step + 1) })), `: ${mistakeText(this.record.players, m.d)}`));
     }
     const later = this.mistakes.length - reached.length;
     const next = this.mistakes.find((m) => m.step > at);
-    if (!this.mistakes.length) list.append(el("li", { class: "muted" }, "No mistakes were found in this game."));
-    else if (!reached.length) list.append(el("li", { class: "muted" }, "None yet at this point of the game."));
+    if (!this.mistakes.length) list.append(el("li", { class: "muted" }, t("No mistakes were found in this game.")));
+    else if (!reached.length) list.append(el("li", { class: "muted" }, t("None yet at this point of the game.")));
     if (later) {
-      list.append(el("li", { class: "muted" }, `${later} more later in the game. `,
-        el("button", { type: "button", id: "next-mistake", onclick: () => this.jump(next.step) }, "Go to the next mistake")));
+      list.append(el("li", { class: "muted" }, tn("{n} more later in the game.", "{n} more later in the game.", later), " ",
+        el("button", { type: "button", id: "next-mistake", onclick: () => this.jump(next.step) }, t("Go to the next mistake"))));
     }
   }
 }
@@ -246,5 +271,7 @@ function lostCell(bid, play, mistakes, strong = false) {
   const cls = total >= 2 ? "lost high" : total >= 0.5 ? "lost some" : "lost";
   return el("td", { class: cls },
     strong ? el("strong", {}, fmtLost(total)) : fmtLost(total),
-    el("span", { class: "small muted" }, ` (bid ${fmtLost(bid)}, play ${fmtLost(play)}${mistakes ? `, ${mistakes} mistake${mistakes === 1 ? "" : "s"}` : ""})`));
+    el("span", { class: "small muted" }, " ", mistakes
+      ? tn("(bid {bid}, play {play}, {n} mistake)", "(bid {bid}, play {play}, {n} mistakes)", mistakes, { bid: fmtLost(bid), play: fmtLost(play) })
+      : t("(bid {bid}, play {play})", { bid: fmtLost(bid), play: fmtLost(play) })));
 }

@@ -4,6 +4,7 @@
 // A finished game's record reveals every hand, so the replay shows them all.
 import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand } from "./common.js";
 import { verifyRecord } from "./fair.js";
+import { number, t, tn, tp } from "./i18n.js";
 import { ReplayAnalysis } from "./replay-analysis.js";
 
 const [, , tableId, , gameNo] = location.pathname.split("/");
@@ -11,6 +12,12 @@ const $ = (id) => document.getElementById(id);
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 900;         // one step at 1×
 let record = null, steps = [], at = 0, timer = null, analysis = null;
+
+/** Names as a list in words: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function listWords(items) {
+  if (items.length < 2) return items.join("");
+  return t("{list} and {last}", { list: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
 
 /** Every state the game passed through, one per bid or card (and one per scored hand), from
  * the record alone.  `scored` is how many hands have been scored at that step. */
@@ -30,39 +37,48 @@ export function buildSteps(rec) {
       ...base, text, hands: hands.map((c) => [...c]), bids: [...bids], won: [...won], totals: [...totals], scored,
       trick: { leader: 0, cards: [] }, last: null, acting: null, handStart: false, ...extra,
     });
-    snap(`Hand ${k + 1}: ${size} card${size > 1 ? "s" : ""} each, ${names[h.dealer]} deals, trump ${h.trump_card ? cardText(h.trump_card) : "none"}.`,
-      { handStart: true });
+    const facts = { hand: number(k + 1), dealer: names[h.dealer] };
+    snap(h.trump_card
+      ? tn("Hand {hand}: {n} card each, {dealer} deals, trump {trump}.", "Hand {hand}: {n} cards each, {dealer} deals, trump {trump}.",
+        size, { ...facts, trump: cardText(h.trump_card) })
+      : tn("Hand {hand}: {n} card each, {dealer} deals, no trump.", "Hand {hand}: {n} cards each, {dealer} deals, no trump.", size, facts),
+    { handStart: true });
     for (let i = 1; i <= n; i++) {
       const s = (h.dealer + i) % n;
       if (h.bids[s] === null) continue;
       bids[s] = h.bids[s];
-      snap(`${names[s]} bids ${h.bids[s]}${rec.rules.simultaneous_bidding ? " (bids were made at once, unseen)" : ""}.`, { acting: s, kind: "bid" });
+      const said = { name: names[s], bid: number(h.bids[s]) };
+      snap(rec.rules.simultaneous_bidding ? t("{name} bids {bid} (bids were made at once, unseen).", said)
+        : t("{name} bids {bid}.", said), { acting: s, kind: "bid" });
     }
     let last = null;
-    h.tricks.forEach((t, ti) => {
+    h.tricks.forEach((trick, ti) => {
       const cards = [];
-      t.cards.forEach((c, i) => {
-        const s = (t.leader + i) % n;
+      trick.cards.forEach((c, i) => {
+        const s = (trick.leader + i) % n;
         hands[s] = hands[s].filter((x) => x !== c);
         cards.push(c);
-        const complete = cards.length === n && t.winner !== undefined;
-        if (complete) won[t.winner] += 1;
-        snap(`${names[s]} plays ${cardText(c)}${complete ? `; ${names[t.winner]} wins the trick` : ""}.`,
-          { acting: s, kind: "play", trickNo: ti + 1, trick: { leader: t.leader, cards: [...cards], winner: complete ? t.winner : null }, last });
+        const complete = cards.length === n && trick.winner !== undefined;
+        if (complete) won[trick.winner] += 1;
+        snap(complete ? t("{name} plays {card}; {winner} wins the trick.", { name: names[s], card: cardText(c), winner: names[trick.winner] })
+          : t("{name} plays {card}.", { name: names[s], card: cardText(c) }),
+          { acting: s, kind: "play", trickNo: ti + 1, trick: { leader: trick.leader, cards: [...cards], winner: complete ? trick.winner : null }, last });
       });
-      last = t;
+      last = trick;
     });
     if (h.scores) {
       h.scores.forEach((v, s) => { totals[s] += v; });
       scored = k + 1;
       const made = names.filter((_, s) => h.bids[s] === h.tricks_won[s]);
-      snap(`Hand ${k + 1} scored: ${made.length ? made.join(", ") + " made their bid" + (made.length > 1 ? "s" : "") : "nobody made their bid"}.`,
+      snap(made.length ? tn("Hand {hand} scored: {names} made their bid.", "Hand {hand} scored: {names} made their bids.", made.length,
+        { hand: number(k + 1), names: listWords(made) }) : t("Hand {hand} scored: nobody made their bid.", { hand: number(k + 1) }),
         { last, handScores: h.scores });
     }
   });
   if (rec.winners && out.length) {
-    const w = rec.winners.map((s) => names[s]).join(" and ");
-    out[out.length - 1].text += ` Game over: ${w} win${rec.winners.length > 1 ? "" : "s"} with ${rec.totals[rec.winners[0]]} points.`;
+    const w = listWords(rec.winners.map((s) => names[s]));
+    out[out.length - 1].text += " " + tn("Game over: {names} wins with {points} points.", "Game over: {names} win with {points} points.",
+      rec.winners.length, { names: w, points: number(rec.totals[rec.winners[0]]) });
   }
   return out;
 }
@@ -74,14 +90,15 @@ function show(i, { announce = true } = {}) {
   const n = names.length;
   const slider = $("slider");
   slider.value = at;
-  slider.setAttribute("aria-valuetext", `Step ${at + 1} of ${steps.length}: ${st.text}`);
-  $("counter").textContent = `step ${at + 1} of ${steps.length}`;
+  const where = { step: number(at + 1), steps: number(steps.length) };
+  slider.setAttribute("aria-valuetext", t("Step {step} of {steps}: {text}", { ...where, text: st.text }));
+  $("counter").textContent = t("step {step} of {steps}", where);
   $("step-text").textContent = st.text;
   $("step-text").setAttribute("aria-live", timer || !announce ? "off" : "polite");
   const status = clear($("status"));
-  status.append(el("span", { class: "item" }, `Hand ${st.k + 1} of ${record.hands.length}`),
-    el("span", { class: "item" }, `Dealer: ${names[st.dealer]}`),
-    el("span", { class: "item" }, "Trump: ", st.trump ? cardEl(st.trump, { size: "small" }) : el("strong", {}, "none")));
+  status.append(el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(st.k + 1), hands: number(record.hands.length) })),
+    el("span", { class: "item" }, t("Dealer: {name}", { name: names[st.dealer] })),
+    el("span", { class: "item" }, t("Trump:"), " ", st.trump ? cardEl(st.trump, { size: "small" }) : el("strong", {}, tp("no trump", "none"))));
   const trick = clear($("trick"));
   const shown = st.trick.cards.length ? st.trick : (st.last || { leader: (st.dealer + 1) % n, cards: [] });
   for (let j = 0; j < n; j++) {
@@ -90,15 +107,16 @@ function show(i, { announce = true } = {}) {
     trick.append(el("div", { class: "trick-slot" + (c && shown.winner === s ? " winning" : "") },
       c ? cardEl(c) : el("div", { class: "card placeholder", "aria-hidden": "true" }), el("span", { class: "who" }, names[s])));
   }
-  $("trick-caption").textContent = !st.trick.cards.length && st.last ? `Last trick: ${names[st.last.winner]} won it` : "";
+  $("trick-caption").textContent = !st.trick.cards.length && st.last ? t("Last trick: {name} won it", { name: names[st.last.winner] }) : "";
   const seats = clear($("seats"));
   const trumpSuit = st.trump ? st.trump[1] : null;
   for (let s = 0; s < n; s++) {
     seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : ""), "data-seat": s },
-      el("strong", {}, names[s]), s === st.dealer ? el("span", { class: "pill dealer" }, "dealer") : null,
-      el("div", { class: "small" }, `bid ${st.bids[s] === null ? "–" : st.bids[s]} · won ${st.won[s]} · `,
-        el("span", { class: "replay-total" }, `total ${st.totals[s]}`)),
-      el("div", { class: "cards", role: "group", "aria-label": `${names[s]}'s cards` },
+      el("strong", {}, names[s]), s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
+      el("div", { class: "small" }, t("bid {bid}", { bid: st.bids[s] === null ? "–" : number(st.bids[s]) }), " · ",
+        t("won {won}", { won: number(st.won[s]) }), " · ",
+        el("span", { class: "replay-total" }, t("total {total}", { total: number(st.totals[s]) }))),
+      el("div", { class: "cards", role: "group", "aria-label": t("{name}'s cards", { name: names[s] }) },
         sortHand(st.hands[s], trumpSuit).map((c) => cardEl(c, { size: "tiny" })))));
   }
   renderScores(st.scored);
@@ -119,22 +137,28 @@ function renderScores(upto) {
   const hands = record.hands.slice(0, upto).filter((h) => h.scores);
   const wrap = clear($("scores"));
   const chart = clear($("chart"));
-  $("scores-note").textContent = upto === 0 ? "No hand has been scored yet at this point of the game."
-    : upto < record.hands.length ? `After ${upto} of ${record.hands.length} hands.` : "The whole game.";
+  $("scores-note").textContent = upto === 0 ? t("No hand has been scored yet at this point of the game.")
+    : upto < record.hands.length ? t("After {hands} of {total} hands.", { hands: number(upto), total: number(record.hands.length) })
+      : t("The whole game.");
   if (!hands.length) return;
   const body = el("tbody");
   const totals = new Array(n).fill(0);
   hands.forEach((h, k) => {
-    body.append(el("tr", {}, el("th", { scope: "row" }, k + 1), el("td", {}, h.deal[0].length), el("td", {}, h.trump_card ? cardText(h.trump_card) : "none"),
-      h.scores.map((v, s) => { totals[s] += v; return el("td", { class: h.bids[s] === h.tricks_won[s] ? "made" : "missed" }, `${h.bids[s]}/${h.tricks_won[s]} `, el("strong", {}, `+${v}`)); })));
+    body.append(el("tr", {}, el("th", { scope: "row" }, number(k + 1)), el("td", {}, number(h.deal[0].length)),
+      el("td", {}, h.trump_card ? cardText(h.trump_card) : tp("no trump", "none")),
+      h.scores.map((v, s) => {
+        totals[s] += v;
+        return el("td", { class: h.bids[s] === h.tricks_won[s] ? "made" : "missed" }, `${number(h.bids[s])}/${number(h.tricks_won[s])} `,
+          el("strong", {}, `+${number(v)}`));
+      })));
   });
   wrap.append(el("table", { class: "grid", id: "score-table" },
-    el("caption", { class: "sr-only" }, "Bid/won and points per hand, with totals so far"),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Cards"), el("th", { scope: "col" }, "Trump"),
+    el("caption", { class: "sr-only" }, t("Bid/won and points per hand, with totals so far")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Cards")), el("th", { scope: "col" }, t("Trump")),
       record.players.map((p) => el("th", { scope: "col" }, p)))),
-    body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 3 }, "Total"), totals.map((t) => el("td", { class: "total" }, t))))));
+    body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 3 }, t("Total")), totals.map((v) => el("td", { class: "total" }, number(v)))))));
   chart.append(scoreChart(record.players, runningTotals(n, hands.map((h) => h.scores)),
-    { label: `Running totals after ${hands.length} hand${hands.length === 1 ? "" : "s"}` }));
+    { label: tn("Running totals after {n} hand", "Running totals after {n} hands", hands.length) }));
 }
 
 const speed = () => Number($("speed").value) || 1;
@@ -143,14 +167,14 @@ function stop() {
   if (!timer) return;
   clearInterval(timer);
   timer = null;
-  $("play").textContent = "▶ Play";
+  $("play").textContent = "▶ " + t("Play");
   $("play").setAttribute("aria-pressed", "false");
   $("step-text").setAttribute("aria-live", "polite");
 }
 
 function start() {
   if (at >= steps.length - 1) show(0, { announce: false });
-  $("play").textContent = "❚❚ Pause";
+  $("play").textContent = "❚❚ " + t("Pause");
   $("play").setAttribute("aria-pressed", "true");
   timer = setInterval(() => { if (at >= steps.length - 1) stop(); else show(at + 1); }, STEP_MS / speed());
   $("step-text").setAttribute("aria-live", "off");   // a screen reader would read every step at once
@@ -191,18 +215,29 @@ async function main() {
   try {
     record = await api(url);
   } catch (e) {
-    $("step-text").textContent = `This replay is not available: ${e.message}`;
+    // (api() gives the server's English message; the page says why in its reader's words)
+    const why = /still being played/.test(e.message) ? t("This replay is not available yet: the game is still being played.")
+      : /^(there is no such table|table .* has no game|games are numbered)/.test(e.message) ? t("This replay is not available: there is no such game.")
+        : t("This replay is not available: the server could not send the game; try again later.");
+    $("step-text").textContent = why;
     $("fair-result").textContent = "";
     for (const b of document.querySelectorAll(".replay-controls button, .replay-controls select, .replay-controls input")) b.disabled = true;
     return;
   }
-  document.title = `Replay of game ${gameNo} · Oh Hell`;
-  $("title").textContent = `Game ${gameNo} at table ${decodeURIComponent(tableId)}`;
+  document.title = t("Replay of game {game} · Oh Hell", { game: number(Number(gameNo)) });
+  $("title").textContent = t("Game {game} at table {table}", { game: number(Number(gameNo)), table: decodeURIComponent(tableId) });
   $("desc").textContent = record.players.join(" · ");
   // A friendly game (record.help, docs/server.md "Hints and undo") says so: a badge by the title.
   const helped = (record.help || []).map((h, s) => [h, s]).filter(([h]) => h.hints || h.undos);
-  if (helped.length) $("title").after(el("span", { class: "badge warn", id: "help-badge" },
-    "Help used: " + helped.map(([h, s]) => `${record.players[s]} ${h.hints} hint${h.hints === 1 ? "" : "s"}, ${h.undos} undo${h.undos === 1 ? "" : "s"}`).join("; ")));
+  const helpWords = ([h, s]) => {
+    const hints = tn("{n} hint", "{n} hints", h.hints);
+    const undos = tn("{n} undo", "{n} undos", h.undos);
+    return t("{name}: {hints}, {undos}", { name: record.players[s], hints, undos });
+  };
+  if (helped.length) {
+    const list = helped.map(helpWords).join("; ");
+    $("title").after(el("span", { class: "badge warn", id: "help-badge" }, t("Help used: {list}", { list })));
+  }
   steps = buildSteps(record);
   $("slider").max = steps.length - 1;
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
@@ -216,12 +251,12 @@ async function main() {
   $("speed").addEventListener("change", restartTimer);
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && t.type !== "range")) return;
-    const onRange = t instanceof HTMLInputElement && t.type === "range";
+    const target = e.target;
+    if (target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && target.type !== "range")) return;
+    const onRange = target instanceof HTMLInputElement && target.type === "range";
     const key = e.key;
     let done = true;
-    if (key === " " && !(t instanceof HTMLButtonElement)) toggle();
+    if (key === " " && !(target instanceof HTMLButtonElement)) toggle();
     else if (key === "ArrowRight" && !onRange) show(at + 1);
     else if (key === "ArrowLeft" && !onRange) show(at - 1);
     else if (key === "Home" && !onRange) show(0);
@@ -241,7 +276,9 @@ async function main() {
   const out = $("fair-result");
   out.className = "fair " + (res.ok ? "ok" : "bad");
   out.textContent = res.ok
-    ? `✔ Verified in your browser: all ${res.checked} deals came from seed ${record.seed}, and each matches the SHA-256 commitment published before the game.`
+    ? "✔ " + tn("Verified in your browser: the deal came from seed {seed}, and it matches the SHA-256 commitment published before the game.",
+      "Verified in your browser: all {n} deals came from seed {seed}, and each matches the SHA-256 commitment published before the game.",
+      res.checked, { seed: record.seed })
     : `✘ ${res.problems.join("; ")}`;
 }
 
