@@ -88,6 +88,6 @@ def test_hint_undo_and_the_help_badge(browser, server, width):
     assert "Ann: 1 hint, 1 undo" in page.inner_text("#help-used")
     page.click("#replay-link")
     page.wait_for_selector("#help-badge")
-    assert "Ann 1 hint, 1 undo" in page.inner_text("#help-badge")
+    assert "Help used: Ann: 1 hint, 1 undo" in page.inner_text("#help-badge")
     assert not errors, errors
     ctx.close()
