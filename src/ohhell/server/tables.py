@@ -125,6 +125,9 @@ def _bot_display(bot: str) -> str:
 class Table:
     """A table: its seats, the current game, its finished games and its clients."""
 
+    #: a table in this process (a cluster's gateway node has :class:`~ohhell.server.cluster.RemoteTable`\ s too)
+    remote = False
+
     def __init__(self, table_id: str, manager: "TableManager") -> None:
         self.id = table_id
         self.manager = manager
@@ -445,12 +448,17 @@ class Table:
 
     async def attach(self, conn: Connection, token: "str | None", admin: "str | None") -> None:
         """A client says hello: find its seat and send it the current state."""
+        await self.attach_hashed(conn, token_hash(token) if token is not None else None,
+                                 token_hash(admin) if admin is not None else None)
+
+    async def attach_hashed(self, conn: Connection, thash: "str | None", admin_hash: "str | None") -> None:
+        """:meth:`attach` with the tokens' hashes (what a cluster's gateway node forwards)."""
         async with self.lock:
             conn.table = self
-            if admin is not None and secrets.compare_digest(token_hash(admin), self.admin_hash):
+            if admin_hash is not None and secrets.compare_digest(admin_hash, self.admin_hash):
                 conn.admin = True
-            if token is not None:
-                conn.token_hash = token_hash(token)
+            if thash is not None:
+                conn.token_hash = thash
             self.conns.add(conn)
             self._arm()
             self._broadcast()
