@@ -85,11 +85,19 @@ class ProcessServer:
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
 
     def start(self) -> "ProcessServer":
+        return self.launch().ready()
+
+    def launch(self) -> "ProcessServer":
+        """Start the process (:meth:`ready` waits until it answers: several start side by side)."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ohhell.cli", "serve", "--port", str(self.port), "--db", self.db,
              "--log-level", "warning", *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
-        deadline = time.monotonic() + 30
+        return self
+
+    def ready(self) -> "ProcessServer":
+        assert self.proc is not None
+        deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"ohhell serve exited with {self.proc.returncode}: {self.output()}")

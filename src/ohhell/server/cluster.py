@@ -399,6 +399,10 @@ class Cluster:
                     await self._broadcast_message(json.loads(message["data"]))
                 else:
                     self._received(message["data"])
+                    # Let the sockets' pumps take what this message queued before the next one
+                    # (queued together, two state frames would coalesce: a client of the owner
+                    # gets both when they were published apart).
+                    await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise
             except Exception:  # pragma: no cover - a bad message must not stop the node
@@ -622,7 +626,7 @@ class Cluster:
                     if owner is None and not await self.store.exists(table_id):
                         return None
                     if await self.leases.acquire(table_id) is not None:
-                        return await self._take(table_id)
+                        return await self._take(table_id, taken=owner is not None)
                     owner = await self.leases.owner(table_id)
             except StoreError as e:
                 log.error("%s", e)
@@ -641,8 +645,9 @@ class Cluster:
                                                 "it yet; try again in a few seconds")
             await asyncio.sleep(0.2)
 
-    async def _take(self, table_id: str) -> Any:
-        """Load a table this node just acquired, announce it, and bring its clients here."""
+    async def _take(self, table_id: str, taken: bool = False) -> Any:
+        """Load a table this node just acquired, announce it, and bring its clients here
+        (``taken``: from a node that died or lapsed)."""
         try:
             table = await self.manager.load(table_id)
         except TableError:
@@ -651,6 +656,8 @@ class Cluster:
         if table is None:
             await self.leases.release(table_id)
             return None
+        if taken:
+            self.takeovers += 1
         self.announce(moved=table_id, node=self.node)
         remote = self.remote_tables.pop(table_id, None)
         if remote is not None:   # this node's clients of it were served by its old owner
@@ -749,8 +756,7 @@ class Cluster:
         for table_id in mine:
             try:
                 await self.manager.load(table_id, events=logs.get(table_id))
-                await self._take(table_id)
-                self.takeovers += 1
+                await self._take(table_id, taken=True)
             except TableError:
                 await self.leases.release(table_id)
         log.warning("cluster: took over %d table%s of a stopped node in %.2f s", len(mine),

@@ -101,9 +101,10 @@ class Leases:
         import psycopg
         try:
             self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-            async with self._conn.cursor() as cur:
+            async with self._conn.transaction():
+                await self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (PostgresStore.SCHEMA_KEY,))
                 for statement in _SCHEMA:
-                    await cur.execute(statement)
+                    await self._conn.execute(statement)
         except psycopg.Error as e:
             raise StoreError(f"cannot use {_redact(self.url)} for the cluster's leases: {e}") from None
 
