@@ -144,9 +144,10 @@ def check_store(db: "str | None", redis: "str | None" = None) -> None:
     """
     import asyncio
 
-    from .storage import StoreError, open_store
+    from .storage import Store, StoreError, open_store
 
     async def check() -> None:
+        store: Store
         if redis is not None:
             from .cluster import connect_redis
             from .leases import ClusterStore, Leases

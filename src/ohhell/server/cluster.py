@@ -454,8 +454,11 @@ class Cluster:
     def announce(self, **msg: Any) -> None:
         """Tell every node (a move, a revealed event)."""
         task = asyncio.get_running_loop().create_task(self.redis.publish(f"{self.prefix}all", json.dumps(msg)))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception() and log.error(
-            "cluster: could not announce %s: %s", msg, t.exception()))
+
+        def done(t: asyncio.Task) -> None:
+            if not t.cancelled() and t.exception() is not None:
+                log.error("cluster: could not announce %s: %s", msg, t.exception())
+        task.add_done_callback(done)
 
     # --- at the owner: remote clients -------------------------------------------------------------
 

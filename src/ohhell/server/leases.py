@@ -211,7 +211,7 @@ class ClusterStore(PostgresStore):
         # takes the same advisory lock exclusively), nor a single-node server beside them.
         import psycopg
         try:
-            async with self._lock, self._conn.cursor() as cur:   # type: ignore[union-attr]
+            async with self._lock, self._conn.cursor() as cur: 
                 await cur.execute("SELECT pg_try_advisory_lock_shared(%s)", (self.CLAIM_KEY,))
                 row = await cur.fetchone()
         except psycopg.Error as e:
@@ -237,7 +237,7 @@ class ClusterStore(PostgresStore):
         ts = time.time()
         async with self._lock:
             try:
-                cur = await self._conn.execute(   # type: ignore[union-attr]
+                cur = await self._conn.execute( 
                     "INSERT INTO ohhell_events (table_id, seq, ts, kind, data) "
                     f"SELECT %(t)s, %(seq)s, %(ts)s, %(kind)s, %(data)s {_FENCE}",
                     {**fence, "seq": seq, "ts": ts, "kind": kind, "data": _dumps(data)})
@@ -255,7 +255,7 @@ class ClusterStore(PostgresStore):
         args = dict(zip(("t", "updated", "status", "open", "summary"), _listing_args(table_id, row, updated)))
         async with self._lock:
             try:
-                cur = await self._conn.execute(   # type: ignore[union-attr]
+                cur = await self._conn.execute( 
                     "INSERT INTO ohhell_tables SELECT %(t)s, %(updated)s, %(status)s, %(open)s, %(summary)s "
                     f"{_FENCE} ON CONFLICT (table_id) DO UPDATE SET updated=excluded.updated, "
                     "status=excluded.status, open_seats=excluded.open_seats, summary=excluded.summary",
@@ -272,11 +272,11 @@ class ClusterStore(PostgresStore):
         ts = time.time()
         async with self._lock:
             try:
-                cur = await self._conn.execute(   # type: ignore[union-attr]
+                cur = await self._conn.execute( 
                     f"INSERT INTO ohhell_chat SELECT %(t)s, %(id)s, %(ts)s, %(data)s {_FENCE}",
                     {**fence, "id": msg_id, "ts": ts, "data": _dumps(data)})
                 if cur.rowcount == 1 and msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
-                    await self._conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s",  # type: ignore
+                    await self._conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s",
                                              (table_id, msg_id - keep))
             except psycopg.Error as e:
                 raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
@@ -303,7 +303,7 @@ class ClusterStore(PostgresStore):
     async def exists(self, table_id: str) -> bool:
         """Whether a table has a log."""
         async with self._lock:
-            cur = await self._conn.execute(   # type: ignore[union-attr]
+            cur = await self._conn.execute( 
                 "SELECT 1 FROM ohhell_events WHERE table_id=%s AND seq=0", (table_id,))
             return bool(await cur.fetchall())
 
@@ -311,7 +311,7 @@ class ClusterStore(PostgresStore):
         """Several tables' logs in one query: table id -> its events (see :meth:`load`)."""
         from .storage import _events
         async with self._lock:
-            cur = await self._conn.execute(   # type: ignore[union-attr]
+            cur = await self._conn.execute( 
                 "SELECT table_id, seq, kind, data, ts FROM ohhell_events WHERE table_id = ANY(%s) "
                 "ORDER BY table_id, seq", (list(table_ids),))
             rows = await cur.fetchall()

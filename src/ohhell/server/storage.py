@@ -757,7 +757,7 @@ class PostgresStore(Store):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._conn = None
+        self._conn: Any = None
         self._lock = asyncio.Lock()
 
     async def open(self) -> None:
