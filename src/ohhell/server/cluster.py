@@ -257,6 +257,8 @@ class Cluster:
         self._call_ids = 0
         self._closing = False
         self._suspects: set[str] = set()
+        #: held by each round of the keeper and by a lapse (which changes the node's id)
+        self._round = asyncio.Lock()
         self.takeovers = 0        # tables this node took from a dead or lapsed node
         self.lapses = 0           # times this node's own lease lapsed
 
@@ -289,9 +291,11 @@ class Cluster:
     def start(self) -> None:
         """Start the node's background work (after the tables it resumes are loaded)."""
         loop = asyncio.get_running_loop()
+        self.store.on_lost = self._lost
         self._tasks = [loop.create_task(self._reader(), name="cluster reader"),
                        loop.create_task(self._sender(), name="cluster sender"),
-                       loop.create_task(self._keeper(), name="cluster leases")]
+                       loop.create_task(self._renewer(), name="cluster lease"),
+                       loop.create_task(self._keeper(), name="cluster takeovers")]
 
     async def close(self) -> None:
         """Leave the cluster: hand every table over at once (the lease row goes)."""
@@ -700,22 +704,34 @@ class Cluster:
 
     # --- the lease, liveness and takeovers ---------------------------------------------------------
 
-    async def _keeper(self) -> None:
-        """Every :data:`RENEW_EVERY` seconds: renew this node's lease (a lapsed one: give
-        everything up and join again), end the leases of nodes that stopped listening, drop
-        remote clients of dead gateways, and take a share of the dead nodes' tables."""
-        rounds = 0
+    async def _renewer(self) -> None:
+        """Every :data:`RENEW_EVERY` seconds, renew this node's lease (on a connection of its own,
+        so that nothing else delays it); a lapsed one: give everything up and join again."""
         while True:
             started = time.monotonic()
             try:
                 if not await self.leases.renew():
-                    await self._lapse()
-                else:
+                    async with self._round:
+                        await self._lapse()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:   # the database away for a moment: try again
+                log.error("cluster: the node's lease could not be renewed: %s", e)
+            await asyncio.sleep(max(0.05, RENEW_EVERY - (time.monotonic() - started)))
+
+    async def _keeper(self) -> None:
+        """Every :data:`RENEW_EVERY` seconds: end the leases of nodes that stopped listening,
+        drop remote clients of dead gateways, and take a share of the dead nodes' tables."""
+        rounds = 0
+        while True:
+            started = time.monotonic()
+            try:
+                async with self._round:
                     await self._check_nodes()
                     await self._takeover()
-                    rounds += 1
-                    if rounds % 600 == 0:
-                        await self.leases.purge()
+                rounds += 1
+                if rounds % 600 == 0:
+                    await self.leases.purge()
             except asyncio.CancelledError:
                 raise
             except Exception as e:   # the database or Redis away for a moment: try again
@@ -729,17 +745,19 @@ class Cluster:
             for node, (_, listeners) in zip(others, counts):
                 if listeners == 0:
                     self._unreachable(node)
+        dead = set()
         for node in list(self._suspects):
             if node in self.leases.live and await self.leases.expire(node):
                 log.warning("cluster: ended the lease of node %s (it stopped listening)", node)
             self._suspects.discard(node)
             self.leases.live.discard(node)
+            dead.add(node)
         live = self.leases.live
         for (node, _), rc in list(self.remotes.items()):   # clients of gateways that died
             if node not in live and time.monotonic() - rc.since > 3 * RENEW_EVERY and rc.worker is not None:
                 rc.queue.put_nowait(("detach", None))
         for remote in list(self.remote_tables.values()):   # tables whose owner died: find the new one
-            if remote.owner not in live and time.monotonic() - remote.since > 3 * RENEW_EVERY:
+            if remote.owner in dead or remote.owner not in live and time.monotonic() - remote.since > 3 * RENEW_EVERY:
                 self._relocate(remote)
 
     async def _takeover(self) -> None:
@@ -772,10 +790,7 @@ class Cluster:
         log.error("cluster: this node's lease lapsed (it was paused or cut off for over %g s); its tables "
                   "go to other nodes and its clients reconnect", self.leases.ttl)
         for table_id in list(self.manager.tables):
-            table = self.manager.drop(table_id)
-            if table is not None:
-                for c in list(table.conns):
-                    c.close("this server restarted its part in the cluster; reconnecting")
+            self._give_up(table_id)
         for conn in list(self.gateway.values()):
             conn.close("this server restarted its part in the cluster; reconnecting")
         self.gateway.clear()
@@ -790,6 +805,36 @@ class Cluster:
         await self.leases.register(self._about())
         await self._pubsub.unsubscribe(old)
         log.warning("cluster: joined again as node %s", self.node)
+
+    def _lost(self, table_id: str, token: int) -> None:
+        """The database refused a write of a table object fenced by ``token``: another node owns
+        the table now (this node's lease lapsed).  Give that object up; the renewal finds out
+        whether the node itself lapsed."""
+        table = self.manager.tables.get(table_id)
+        if table is not None and getattr(table.store, "token", None) == token:
+            log.warning("cluster: table %s belongs to another node now; this node gives it up", table_id)
+            self._give_up(table_id)
+        if self.leases.tokens.get(table_id) == token:
+            del self.leases.tokens[table_id]
+
+    def _give_up(self, table_id: str) -> None:
+        """Forget a table this node no longer owns: its own clients reconnect (to any node);
+        the gateways of its remote clients find the new owner."""
+        table = self.manager.drop(table_id)
+        if table is None:
+            return
+        gateways: set[str] = set()
+        for c in list(table.conns):
+            if isinstance(c, RemoteConnection):
+                gateways.add(c.node)
+                c.closed = True
+                if c.worker is not None:
+                    c.worker.cancel()
+                self.remotes.pop((c.node, c.cid), None)
+            else:
+                c.close("the table moved to another server; reconnecting")
+        for node in gateways:
+            self.push(node, b"G", [0], table_id.encode())
 
     def stats(self) -> dict:
         """For ``/healthz``."""

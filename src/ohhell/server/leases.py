@@ -39,7 +39,7 @@ from typing import Any
 
 from .storage import PostgresStore, StoreError, _dumps, _listing_args, _redact
 
-__all__ = ["Leases", "ClusterStore", "LeaseLost", "NODE_TTL", "RENEW_EVERY", "new_node_id"]
+__all__ = ["Leases", "ClusterStore", "Fenced", "LeaseLost", "NODE_TTL", "RENEW_EVERY", "new_node_id"]
 
 log = logging.getLogger("ohhell.server")
 
@@ -93,6 +93,9 @@ class Leases:
         self.started = time.time()
         self._conn: Any = None
         self._lock = asyncio.Lock()
+        #: the renewals' own connection, so a renewal never queues behind the tables' lookups
+        self._renew_conn: Any = None
+        self._renew_lock = asyncio.Lock()
 
     async def open(self) -> None:
         """Connect and create the cluster's tables if needed.
@@ -101,6 +104,7 @@ class Leases:
         import psycopg
         try:
             self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            self._renew_conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
             async with self._conn.transaction():
                 await self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (PostgresStore.SCHEMA_KEY,))
                 for statement in _SCHEMA:
@@ -109,17 +113,19 @@ class Leases:
             raise StoreError(f"cannot use {_redact(self.url)} for the cluster's leases: {e}") from None
 
     async def close(self) -> None:
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        for conn in (self._conn, self._renew_conn):
+            if conn is not None:
+                await conn.close()
+        self._conn = self._renew_conn = None
 
-    async def _run(self, sql: str, args: Any = (), fetch: bool = True) -> list:
+    async def _run(self, sql: str, args: Any = (), fetch: bool = True, renew: bool = False) -> list:
         import psycopg
-        if self._conn is None:
+        conn, lock = (self._renew_conn, self._renew_lock) if renew else (self._conn, self._lock)
+        if conn is None:
             raise StoreError("the lease connection is closed")
-        async with self._lock:
+        async with lock:
             try:
-                cur = await self._conn.execute(sql, args)
+                cur = await conn.execute(sql, args)
                 return await cur.fetchall() if fetch and cur.description else []
             except psycopg.Error as e:
                 raise StoreError(f"the cluster's leases could not be read or written: {e}") from None
@@ -140,7 +146,7 @@ class Leases:
             "WITH r AS (UPDATE ohhell_nodes SET expires = now() + make_interval(secs => %s) "
             "WHERE node = %s AND expires > now() RETURNING node) "
             "SELECT (SELECT count(*) FROM r), n.node FROM ohhell_nodes n WHERE n.expires > now()",
-            (self.ttl, self.node))
+            (self.ttl, self.node), renew=True)
         renewed = bool(rows) and rows[0][0] > 0
         self.live = {r[1] for r in rows} | ({self.node} if renewed else set())
         return renewed
@@ -148,12 +154,13 @@ class Leases:
     async def acquire(self, table_id: str) -> "int | None":
         """Become the owner of a table nobody live owns; returns the new fencing token, or
         ``None`` when a live node owns it (this one included: see :attr:`tokens`)."""
+        node = self.node
         rows = await self._run(
             "INSERT INTO ohhell_owners VALUES (%s, %s, nextval('ohhell_fence'), %s) ON CONFLICT (table_id) "
             "DO UPDATE SET node = excluded.node, token = excluded.token, since = excluded.since "
             f"WHERE NOT {_LIVE.format(owner='ohhell_owners')} RETURNING token",
-            (table_id, self.node, time.time()))
-        if not rows:
+            (table_id, node, time.time()))
+        if not rows or node != self.node:   # (taken under an id this node gave up meanwhile: an orphan)
             return None
         self.tokens[table_id] = rows[0][0]
         return rows[0][0]
@@ -183,7 +190,7 @@ class Leases:
         become free.  Harmless to a node that is in fact alive: its writes are refused from
         now on and it registers again."""
         rows = await self._run("UPDATE ohhell_nodes SET expires = now() WHERE node = %s AND expires > now() "
-                               "RETURNING node", (node,))
+                               "RETURNING node", (node,), renew=True)
         return bool(rows)
 
     async def leave(self) -> None:
@@ -205,6 +212,9 @@ class ClusterStore(PostgresStore):
     def __init__(self, url: str, leases: Leases) -> None:
         super().__init__(url)
         self.leases = leases
+        #: called as ``on_lost(table_id, token)`` when the database refused a write fenced by
+        #: ``token`` (the node then gives that table object up)
+        self.on_lost: Any = None
 
     async def claim(self) -> None:
         # Shared: any number of cluster nodes, but never beside a single-node server (which
@@ -220,9 +230,16 @@ class ClusterStore(PostgresStore):
             raise StoreError(f"a single-node ohhell server (one started without --redis) is using the database "
                              f"{_redact(self.url)}: stop it before starting cluster nodes on it")
 
-    def _fence(self, table_id: str) -> dict:
-        token = self.leases.tokens.get(table_id)
+    def fenced(self, token: int) -> "Fenced":
+        """This store as one table object writes through it: fenced by the token the node took
+        the table with, not the node's current one (so a table object left over from before a
+        lapse can never write under the token of a newer one)."""
+        return Fenced(self, token)
+
+    def _fence(self, table_id: str, token: "int | None" = None) -> dict:
         if token is None:
+            token = self.leases.tokens.get(table_id)
+        if not token:
             raise LeaseLost(f"table {table_id}: this node does not own it (another node does, or its lease "
                             f"lapsed); nothing was written")
         return {"t": table_id, "node": self.leases.node, "token": token}
@@ -231,9 +248,9 @@ class ClusterStore(PostgresStore):
         return LeaseLost(f"table {table_id}: the database refused {what}: this node's lease on the table has "
                          f"lapsed or another node took the table over (node {self.leases.node})")
 
-    async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
+    async def append(self, table_id: str, seq: int, kind: str, data: dict, fence_token: "int | None" = None) -> float:
         import psycopg
-        fence = self._fence(table_id)
+        fence = self._fence(table_id, fence_token)
         ts = time.time()
         async with self._lock:
             try:
@@ -249,9 +266,9 @@ class ClusterStore(PostgresStore):
             raise self._refused(table_id, f"event {seq}")
         return ts
 
-    async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
+    async def put_listing(self, table_id: str, row: dict, updated: float, fence_token: "int | None" = None) -> None:
         import psycopg
-        fence = self._fence(table_id)
+        fence = self._fence(table_id, fence_token)
         args = dict(zip(("t", "updated", "status", "open", "summary"), _listing_args(table_id, row, updated)))
         async with self._lock:
             try:
@@ -265,10 +282,11 @@ class ClusterStore(PostgresStore):
         if cur.rowcount != 1:
             raise self._refused(table_id, "the lobby row")
 
-    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500,
+                       fence_token: "int | None" = None) -> float:
         import psycopg
         from .storage import _CHAT_TRIM_EVERY
-        fence = self._fence(table_id)
+        fence = self._fence(table_id, fence_token)
         ts = time.time()
         async with self._lock:
             try:
@@ -284,9 +302,9 @@ class ClusterStore(PostgresStore):
             raise self._refused(table_id, "the chat message")
         return ts
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, fence_token: "int | None" = None) -> None:
         import psycopg
-        fence = self._fence(table_id)
+        fence = self._fence(table_id, fence_token)
         conn: Any = self._conn
         async with self._lock:
             try:
@@ -325,3 +343,41 @@ class ClusterStore(PostgresStore):
             except StoreError as e:
                 out[table_id] = [e]   # damaged: the caller reports it
         return out
+
+
+class Fenced:
+    """A :class:`ClusterStore` as one table object writes through it (:meth:`ClusterStore.fenced`):
+    its log, lobby row and chat fenced by one token (0: a read-only copy, which never writes);
+    anything else goes to the store itself."""
+
+    def __init__(self, store: ClusterStore, token: int) -> None:
+        self._store = store
+        self.token = token
+
+    async def append(self, table_id: str, seq: int, kind: str, data: dict) -> float:
+        try:
+            return await self._store.append(table_id, seq, kind, data, fence_token=self.token)
+        except LeaseLost:
+            self._lost(table_id)
+            raise
+
+    async def put_listing(self, table_id: str, row: dict, updated: float) -> None:
+        try:
+            await self._store.put_listing(table_id, row, updated, fence_token=self.token)
+        except LeaseLost:
+            self._lost(table_id)
+            raise
+
+    async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
+        try:
+            return await self._store.add_chat(table_id, msg_id, data, keep, fence_token=self.token)
+        except LeaseLost:
+            self._lost(table_id)
+            raise
+
+    def _lost(self, table_id: str) -> None:
+        if self.token and self._store.on_lost is not None:
+            self._store.on_lost(table_id, self.token)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)

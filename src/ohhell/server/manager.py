@@ -199,6 +199,8 @@ class TableManager:
                     raise events[0]
                 if events:
                     table = Table(table_id, self)
+                    if self.cluster is not None:   # written under the token this node holds now
+                        table.store = self.cluster.store.fenced(self.cluster.leases.tokens.get(table_id, 0))
                     table.replay(events)
                     try:
                         table.load_chat(await self.store.load_chat(table_id, CHAT_HISTORY))
@@ -231,6 +233,7 @@ class TableManager:
             if not events:
                 return None
             table = Table(table_id, self)
+            table.store = self.store.fenced(0)   # type: ignore[attr-defined] - it never writes
             table.replay(events)
         except _DAMAGE as e:
             raise self._damaged(table_id, e) from None
@@ -241,6 +244,7 @@ class TableManager:
         table = self.tables.pop(table_id, None)
         if table is None:
             return None
+        table.dropped = True
         for task in (*table.bot_tasks.values(), table.timer, *table._hint_tasks):
             if task is not None:
                 task.cancel()
@@ -279,11 +283,16 @@ class TableManager:
                                                 f"play or wait for those (a table nobody starts is removed "
                                                 f"{self.unstarted_ttl / 60:g} minutes after its last change)")
         table_id = secrets.token_urlsafe(9)
-        if self.cluster is not None and await self.cluster.leases.acquire(table_id) is None:
-            raise TableError("storage", "the server could not make the table; try again")
+        fence = None
+        if self.cluster is not None:
+            fence = await self.cluster.leases.acquire(table_id)
+            if fence is None:
+                raise TableError("storage", "the server could not make the table; try again")
         admin = new_token()
         codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
         table = Table(table_id, self)
+        if fence is not None:
+            table.store = self.store.fenced(fence)   # type: ignore[attr-defined]
         async with table.lock:
             await table._commit("create", {**config, "admin": token_hash(admin), "creator": creator,
                                            "codes": {str(i): token_hash(c) for i, c in codes.items()}})

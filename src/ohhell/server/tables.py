@@ -127,10 +127,15 @@ class Table:
 
     #: a table in this process (a cluster's gateway node has :class:`~ohhell.server.cluster.RemoteTable`\ s too)
     remote = False
+    #: set when a cluster node gave the table up (its lease lapsed): nothing more is scheduled here
+    dropped = False
 
     def __init__(self, table_id: str, manager: "TableManager") -> None:
         self.id = table_id
         self.manager = manager
+        #: where its log, lobby row and chat are written: the manager's store, or in a cluster the
+        #: store fenced by the token this node took the table with (:meth:`ClusterStore.fenced`)
+        self.store: Any = getattr(manager, "store", None)
         self.seq = 0
         self.created = 0.0
         self.updated = 0.0
@@ -349,7 +354,7 @@ class Table:
         :raises TableError: ``storage`` when the write fails; nothing changed then.
         """
         try:
-            ts = await self.manager.store.append(self.id, self.seq, kind, data)
+            ts = await self.store.append(self.id, self.seq, kind, data)
         except StoreError as e:
             log.error("%s", e)
             raise TableError("storage", "the server could not save this; nothing was changed, "
@@ -373,7 +378,7 @@ class Table:
         if row == self.listed:
             return
         try:
-            await self.manager.store.put_listing(self.id, row, self.updated)
+            await self.store.put_listing(self.id, row, self.updated)
         except StoreError as e:
             log.error("%s", e)
             return
@@ -854,6 +859,8 @@ class Table:
 
     def _arm(self) -> None:
         """(Re)set the timer task to the earliest takeover (the caller holds the lock)."""
+        if self.dropped:
+            return
         when = min(self.takeovers().values(), default=None)
         if when == self.timer_at:
             return
@@ -898,7 +905,7 @@ class Table:
     def _schedule_bots(self) -> None:
         """A task for every bot turn the session says is due and none runs for yet."""
         session = self.session
-        if session is None or session.game.is_over or self.manager.closing:
+        if session is None or session.game.is_over or self.manager.closing or self.dropped:
             return
         for turn in session.due():
             if turn.seat not in self.bot_tasks:
@@ -1066,7 +1073,7 @@ class Table:
             msg: dict[str, Any] = {"id": self.chat_seq, "seat": seat, "name": name, "audience": audience,
                                    "text": text}
             try:
-                ts = await self.manager.store.add_chat(self.id, self.chat_seq, msg, keep=CHAT_KEEP)
+                ts = await self.store.add_chat(self.id, self.chat_seq, msg, keep=CHAT_KEEP)
             except StoreError as e:
                 log.error("%s", e)
                 raise TableError("storage", "the server could not save this message; it was not sent, "
