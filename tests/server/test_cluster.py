@@ -78,6 +78,19 @@ async def drain(*clients: Client, quiet: float = 0.5) -> None:
                 break
 
 
+async def play_until(c: Client, until: int) -> None:
+    """A scripted player: plays its first legal action on each turn until the game has ``until``
+    actions (as its frames show)."""
+    while c.state["game"] is None or c.state["game"]["n"] < until:
+        v = c.view
+        if v is not None and v["legal"]:
+            n = c.state["game"]["n"]
+            await c.send({"type": "act", "action": v["legal"][0]})
+            await c.wait(lambda m: m["type"] == "state" and m["game"]["n"] > n)
+        else:
+            await c.recv(10)
+
+
 def aligned(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
     """Both lists from the first state frame both clients received on."""
     def first_both(frames: list[str]) -> int:
@@ -156,17 +169,7 @@ def test_a_killed_nodes_tables_play_on_at_another_node(pg_database, redis_url):
             await bob.join(1, "Bob")
             watch = Client(c.ws_url, tid)           # a spectator through node c
             await watch.connect()
-
-            async def play(c_: Client, until: int) -> None:
-                while c_.state["game"] is None or c_.state["game"]["n"] < until:
-                    v = c_.view
-                    if v is not None and v["legal"]:
-                        n = c_.state["game"]["n"]
-                        await c_.send({"type": "act", "action": v["legal"][0]})
-                        await c_.wait(lambda m: m["type"] == "state" and m["game"]["n"] > n)
-                    else:
-                        await c_.recv(10)
-            await asyncio.gather(play(ann, 8), play(bob, 8))
+            await asyncio.gather(play_until(ann, 8), play_until(bob, 8))
             await drain(ann, bob, watch, quiet=0.3)
             seen = watch.state["game"]["n"]
             before = [e for e in logged(pg_database, tid)]
