@@ -176,9 +176,21 @@ async def person(urls: list[str], table: str, seat: int, start_at: float, measur
                 if left <= 0:
                     break
                 try:
-                    text = await asyncio.wait_for(ws.recv(), timeout=left)
+                    text = await asyncio.wait_for(ws.recv(), timeout=min(left, 1.0))
                 except asyncio.TimeoutError:
-                    break
+                    g = state["game"] if state else None
+                    if pending is not None and g is not None and time.perf_counter() - pending["t"] > 5.0 \
+                            and (g["number"], g["n"]) == (pending["game"], pending["n"]) and g["view"]["legal"] \
+                            and time.time() < stop_at:
+                        # no answer for 5 s while the table still waits for us: it was lost with a
+                        # node that died (a person would click again)
+                        pending = None
+                        out["resent"] += 1
+                        act_task = asyncio.create_task(act_later(g["number"], g["n"],
+                                                                 rng.choice(g["view"]["legal"]), 0.0))
+                    if time.time() >= stop_at + 5:
+                        break
+                    continue
                 msg = json.loads(text)
                 if msg["type"] == "joined":
                     token = msg["token"]

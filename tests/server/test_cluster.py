@@ -170,15 +170,32 @@ def test_a_killed_nodes_tables_play_on_at_another_node(pg_database, redis_url):
             watch = Client(c.ws_url, tid)           # a spectator through node c
             await watch.connect()
             await asyncio.gather(play_until(ann, 8), play_until(bob, 8))
-            await drain(ann, bob, watch, quiet=0.3)
+            while True:   # on to Bob's turn
+                await drain(ann, bob, quiet=0.3)
+                if bob.view["legal"]:
+                    break
+                if ann.view["legal"]:
+                    n = ann.state["game"]["n"]
+                    await ann.send({"type": "act", "action": ann.view["legal"][0]})
+                    await ann.wait(lambda m: m["type"] == "state" and m["game"]["n"] > n)
+            await drain(watch, quiet=0.3)
             seen = watch.state["game"]["n"]
+            assert bob.state["game"]["n"] == seen
             before = [e for e in logged(pg_database, tid)]
             owner.kill9()
             killed = time.monotonic()
+            # Bob acts at once: his node publishes to an owner that is gone (nobody receives it);
+            # it is delivered to the new owner when the table moves, and applied there once.
+            action = bob.view["legal"][0]
+            await bob.send({"type": "act", "action": action})
+            await bob.wait(lambda m: m["type"] == "state" and m["game"]["n"] > seen, timeout=15)
+            assert not bob.errors
+            acts = [d for _, kind, d in logged(pg_database, tid) if kind == "act"]
+            assert acts[seen] == {"game": 1, "seat": 1, "action": action}
             ann2 = Client(c.ws_url, tid, token=ann.token)   # Ann's page reconnects, to another node
             await ann2.connect()
             assert ann2.state["you"]["seat"] == 0
-            assert ann2.state["game"]["n"] >= seen     # the table as it was: nothing lost
+            assert ann2.state["game"]["n"] >= seen + 1  # the table as it was: nothing lost
             back = time.monotonic() - killed
             await play_out([ann2, bob], lambda c_, v: v["legal"][0], timeout=120)
             await drain(watch, quiet=0.5)

@@ -208,11 +208,14 @@ class RemoteTable:
             del self.cluster.remote_tables[self.id]
 
     def move_to(self, owner: str) -> None:
-        """The table has a new owner: attach every client there (it sends each its state)."""
-        self.owner = owner
+        """The table has a new owner: attach every client there (it sends each its state), then
+        send it what they sent the old owner after it died (nobody received it: never applied)."""
+        old, self.owner = self.owner, owner
         self.since = time.monotonic()
         for conn in list(self.conns):
             self._attach(conn)
+        for cid, data in self.cluster.redeliver(old, self):
+            self.cluster.push(owner, b"M", [cid], _json(data))
 
 
 def _json(value: Any) -> bytes:
@@ -259,6 +262,9 @@ class Cluster:
         self._suspects: set[str] = set()
         #: held by each round of the keeper and by a lapse (which changes the node's id)
         self._round = asyncio.Lock()
+        #: node -> (when, client messages published to it that nobody received): never applied,
+        #: so they go to the table's next owner (:meth:`redeliver`)
+        self._undelivered: dict[str, tuple[float, list]] = {}
         self.takeovers = 0        # tables this node took from a dead or lapsed node
         self.lapses = 0           # times this node's own lease lapsed
 
@@ -376,6 +382,25 @@ class Cluster:
         for node, count in zip(nodes, counts):
             if count == 0 and node != self.node:
                 self._unreachable(node)
+                lost = [(i[1][0], i[2]) for i in out[node] if i[0] == b"M"]
+                if lost:
+                    kept = self._undelivered.get(node, (0.0, []))[1]
+                    self._undelivered[node] = (time.monotonic(), kept + lost)
+
+    def redeliver(self, old: str, table: Any) -> list:
+        """The messages this node's clients of ``table`` sent to its old owner ``old`` that nobody
+        received (it had died): ``(connection id, message)`` in the order they were sent."""
+        when, items = self._undelivered.get(old, (0.0, []))
+        if not items:
+            return []
+        mine = {c.id for c in table.conns}
+        found = [(cid, json.loads(payload)) for cid, payload in items if cid in mine]
+        rest = [(cid, payload) for cid, payload in items if cid not in mine]
+        if rest:
+            self._undelivered[old] = (when, rest)
+        else:
+            self._undelivered.pop(old, None)
+        return [(cid, m) for cid, m in found if m.get("t") == table.id]
 
     def _unreachable(self, node: str) -> None:
         """Nobody listens on ``node``'s channel: it died (or lost Redis)."""
@@ -668,9 +693,15 @@ class Cluster:
         self.announce(moved=table_id, node=self.node)
         remote = self.remote_tables.pop(table_id, None)
         if remote is not None:   # this node's clients of it were served by its old owner
+            undelivered = self.redeliver(remote.owner, remote)
             for conn in list(remote.conns):
                 self.gateway.pop(conn.id, None)
                 await table.attach_hashed(conn, conn.token_hash, remote.admin_hash.get(conn))
+            by_id = {c.id: c for c in remote.conns}
+            for cid, data in undelivered:   # what they sent the dead owner: run here, in order
+                conn = by_id.get(cid)
+                if conn is not None and conn.table is table:
+                    await self._run(conn, ClientMessage(data["type"], data["f"], data.get("ref")))
         return table
 
     def _gone(self, table_id: str) -> None:
@@ -730,6 +761,9 @@ class Cluster:
                     await self._check_nodes()
                     await self._takeover()
                 rounds += 1
+                for node, (when, _) in list(self._undelivered.items()):
+                    if time.monotonic() - when > 60:   # no table of theirs moved: their clients left
+                        del self._undelivered[node]
                 if rounds % 600 == 0:
                     await self.leases.purge()
             except asyncio.CancelledError:
@@ -766,20 +800,21 @@ class Cluster:
         if not tables:
             return
         share = math.ceil(total / max(1, len(self.leases.live)))
-        mine = []
-        for table_id in tables[:share]:
-            if table_id not in self.manager.tables and await self.leases.acquire(table_id) is not None:
-                mine.append(table_id)
+        started = time.monotonic()
+        mine = list(await self.leases.acquire_many([t for t in tables[:share] if t not in self.manager.tables]))
         if not mine:
             return
-        started = time.monotonic()
         logs = await self.store.load_many(mine)
-        for table_id in mine:
-            try:
-                await self.manager.load(table_id, events=logs.get(table_id))
-                await self._take(table_id, taken=True)
-            except TableError:
-                await self.leases.release(table_id)
+        gate = asyncio.Semaphore(max(1, getattr(self.store, "pool_size", 4)))
+
+        async def take(table_id: str) -> None:
+            async with gate:
+                try:
+                    await self.manager.load(table_id, events=logs.get(table_id))
+                    await self._take(table_id, taken=True)
+                except TableError:
+                    await self.leases.release(table_id)
+        await asyncio.gather(*(take(t) for t in mine))
         log.warning("cluster: took over %d table%s of a stopped node in %.2f s", len(mine),
                     "" if len(mine) == 1 else "s", time.monotonic() - started)
 

@@ -165,6 +165,20 @@ class Leases:
         self.tokens[table_id] = rows[0][0]
         return rows[0][0]
 
+    async def acquire_many(self, table_ids: list[str]) -> dict[str, int]:
+        """:meth:`acquire` for several tables in one statement: those taken, with their tokens."""
+        node = self.node
+        rows = await self._run(
+            "INSERT INTO ohhell_owners SELECT t, %s, nextval('ohhell_fence'), %s FROM unnest(%s::text[]) AS t "
+            "ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, token = excluded.token, "
+            f"since = excluded.since WHERE NOT {_LIVE.format(owner='ohhell_owners')} RETURNING table_id, token",
+            (node, time.time(), list(table_ids)))
+        if node != self.node:
+            return {}
+        taken = {r[0]: r[1] for r in rows}
+        self.tokens.update(taken)
+        return taken
+
     async def owner(self, table_id: str) -> "tuple[str, bool] | None":
         """The node named owner of a table and whether its lease lives (``None``: no owner row)."""
         rows = await self._run(f"SELECT o.node, {_LIVE.format(owner='o')} FROM ohhell_owners o "
@@ -207,21 +221,51 @@ class Leases:
 
 class ClusterStore(PostgresStore):
     """The PostgreSQL store of a cluster node: every write of a table's log, lobby row and chat
-    is fenced by the table's owner row and this node's lease (see the module's text)."""
+    is fenced by the table's owner row and this node's lease (see the module's text).
 
-    def __init__(self, url: str, leases: Leases) -> None:
+    The tables' writes and reads go through a pool of connections (``psycopg_pool``), so that
+    different tables' events are written side by side (a table's own events stay in order: it
+    writes one at a time, under its lock); the rest of the store keeps its one connection.
+
+    :param pool_size: the most connections of the pool.
+    """
+
+    def __init__(self, url: str, leases: Leases, pool_size: int = 8) -> None:
         super().__init__(url)
         self.leases = leases
+        self.pool_size = pool_size
+        self._pool: Any = None
         #: called as ``on_lost(table_id, token)`` when the database refused a write fenced by
         #: ``token`` (the node then gives that table object up)
         self.on_lost: Any = None
+
+    async def open(self) -> None:
+        await super().open()
+        try:
+            from psycopg_pool import AsyncConnectionPool
+        except ImportError:  # pragma: no cover - depends on the installation
+            raise StoreError("a cluster node needs psycopg's pool: pip install 'ohhell[server]'") from None
+        pool = AsyncConnectionPool(self.url, min_size=2, max_size=self.pool_size, open=False, timeout=30,
+                                   kwargs={"autocommit": True}, name="ohhell-tables")
+        try:
+            await pool.open(wait=True, timeout=30)
+        except Exception as e:  # noqa: BLE001 - psycopg_pool's PoolTimeout and friends
+            await pool.close()
+            raise StoreError(f"cannot connect to {_redact(self.url)}: {e}") from None
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+        await super().close()
 
     async def claim(self) -> None:
         # Shared: any number of cluster nodes, but never beside a single-node server (which
         # takes the same advisory lock exclusively), nor a single-node server beside them.
         import psycopg
         try:
-            async with self._lock, self._conn.cursor() as cur: 
+            async with self._lock, self._conn.cursor() as cur:
                 await cur.execute("SELECT pg_try_advisory_lock_shared(%s)", (self.CLAIM_KEY,))
                 row = await cur.fetchone()
         except psycopg.Error as e:
@@ -248,21 +292,28 @@ class ClusterStore(PostgresStore):
         return LeaseLost(f"table {table_id}: the database refused {what}: this node's lease on the table has "
                          f"lapsed or another node took the table over (node {self.leases.node})")
 
+    async def _pooled(self, sql: str, args: Any, fetch: bool = False) -> tuple[int, list]:
+        """Run one statement on a pooled connection: ``(rows changed, rows)``."""
+        if self._pool is None:
+            raise StoreError("the database is closed")
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(sql, args)
+            return cur.rowcount, (await cur.fetchall() if fetch else [])
+
     async def append(self, table_id: str, seq: int, kind: str, data: dict, fence_token: "int | None" = None) -> float:
         import psycopg
         fence = self._fence(table_id, fence_token)
         ts = time.time()
-        async with self._lock:
-            try:
-                cur = await self._conn.execute( 
-                    "INSERT INTO ohhell_events (table_id, seq, ts, kind, data) "
-                    f"SELECT %(t)s, %(seq)s, %(ts)s, %(kind)s, %(data)s {_FENCE}",
-                    {**fence, "seq": seq, "ts": ts, "kind": kind, "data": _dumps(data)})
-            except psycopg.errors.UniqueViolation:
-                raise StoreError(f"table {table_id}: event {seq} is already stored") from None
-            except psycopg.Error as e:
-                raise StoreError(f"table {table_id}: the database refused the write: {e}") from None
-        if cur.rowcount != 1:
+        try:
+            count, _ = await self._pooled(
+                "INSERT INTO ohhell_events (table_id, seq, ts, kind, data) "
+                f"SELECT %(t)s, %(seq)s, %(ts)s, %(kind)s, %(data)s {_FENCE}",
+                {**fence, "seq": seq, "ts": ts, "kind": kind, "data": _dumps(data)})
+        except psycopg.errors.UniqueViolation:
+            raise StoreError(f"table {table_id}: event {seq} is already stored") from None
+        except psycopg.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the write: {e}") from None
+        if count != 1:
             raise self._refused(table_id, f"event {seq}")
         return ts
 
@@ -270,16 +321,15 @@ class ClusterStore(PostgresStore):
         import psycopg
         fence = self._fence(table_id, fence_token)
         args = dict(zip(("t", "updated", "status", "open", "summary"), _listing_args(table_id, row, updated)))
-        async with self._lock:
-            try:
-                cur = await self._conn.execute( 
-                    "INSERT INTO ohhell_tables SELECT %(t)s, %(updated)s, %(status)s, %(open)s, %(summary)s "
-                    f"{_FENCE} ON CONFLICT (table_id) DO UPDATE SET updated=excluded.updated, "
-                    "status=excluded.status, open_seats=excluded.open_seats, summary=excluded.summary",
-                    {**args, **fence})
-            except psycopg.Error as e:
-                raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
-        if cur.rowcount != 1:
+        try:
+            count, _ = await self._pooled(
+                "INSERT INTO ohhell_tables SELECT %(t)s, %(updated)s, %(status)s, %(open)s, %(summary)s "
+                f"{_FENCE} ON CONFLICT (table_id) DO UPDATE SET updated=excluded.updated, "
+                "status=excluded.status, open_seats=excluded.open_seats, summary=excluded.summary",
+                {**args, **fence})
+        except psycopg.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the lobby row: {e}") from None
+        if count != 1:
             raise self._refused(table_id, "the lobby row")
 
     async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500,
@@ -288,17 +338,14 @@ class ClusterStore(PostgresStore):
         from .storage import _CHAT_TRIM_EVERY
         fence = self._fence(table_id, fence_token)
         ts = time.time()
-        async with self._lock:
-            try:
-                cur = await self._conn.execute( 
-                    f"INSERT INTO ohhell_chat SELECT %(t)s, %(id)s, %(ts)s, %(data)s {_FENCE}",
-                    {**fence, "id": msg_id, "ts": ts, "data": _dumps(data)})
-                if cur.rowcount == 1 and msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
-                    await self._conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s",
-                                             (table_id, msg_id - keep))
-            except psycopg.Error as e:
-                raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
-        if cur.rowcount != 1:
+        try:
+            count, _ = await self._pooled(f"INSERT INTO ohhell_chat SELECT %(t)s, %(id)s, %(ts)s, %(data)s {_FENCE}",
+                                          {**fence, "id": msg_id, "ts": ts, "data": _dumps(data)})
+            if count == 1 and msg_id % _CHAT_TRIM_EVERY == 0 and msg_id >= keep:
+                await self._pooled("DELETE FROM ohhell_chat WHERE table_id=%s AND id <= %s", (table_id, msg_id - keep))
+        except psycopg.Error as e:
+            raise StoreError(f"table {table_id}: the database refused the chat message: {e}") from None
+        if count != 1:
             raise self._refused(table_id, "the chat message")
         return ts
 
@@ -318,21 +365,29 @@ class ClusterStore(PostgresStore):
                 raise StoreError(f"table {table_id}: the database refused to remove it: {e}") from None
         self.leases.tokens.pop(table_id, None)
 
+    async def load(self, table_id: str) -> list:
+        from .storage import _events
+        _, rows = await self._pooled("SELECT seq, kind, data, ts FROM ohhell_events WHERE table_id=%s ORDER BY seq",
+                                     (table_id,), fetch=True)
+        return _events(table_id, rows)
+
+    async def load_chat(self, table_id: str, limit: int) -> list[tuple[int, float, dict]]:
+        from .storage import _chat
+        _, rows = await self._pooled("SELECT id, ts, data FROM ohhell_chat WHERE table_id=%s ORDER BY id DESC LIMIT %s",
+                                     (table_id, limit), fetch=True)
+        return _chat(table_id, rows)
+
     async def exists(self, table_id: str) -> bool:
         """Whether a table has a log."""
-        async with self._lock:
-            cur = await self._conn.execute( 
-                "SELECT 1 FROM ohhell_events WHERE table_id=%s AND seq=0", (table_id,))
-            return bool(await cur.fetchall())
+        _, rows = await self._pooled("SELECT 1 FROM ohhell_events WHERE table_id=%s AND seq=0", (table_id,),
+                                     fetch=True)
+        return bool(rows)
 
     async def load_many(self, table_ids: list[str]) -> dict[str, list]:
         """Several tables' logs in one query: table id -> its events (see :meth:`load`)."""
         from .storage import _events
-        async with self._lock:
-            cur = await self._conn.execute( 
-                "SELECT table_id, seq, kind, data, ts FROM ohhell_events WHERE table_id = ANY(%s) "
-                "ORDER BY table_id, seq", (list(table_ids),))
-            rows = await cur.fetchall()
+        _, rows = await self._pooled("SELECT table_id, seq, kind, data, ts FROM ohhell_events "
+                                     "WHERE table_id = ANY(%s) ORDER BY table_id, seq", (list(table_ids),), fetch=True)
         grouped: dict[str, list] = {t: [] for t in table_ids}
         for table_id, *rest in rows:
             grouped[table_id].append(rest)
