@@ -208,6 +208,8 @@ async def person(urls: list[str], table: str, seat: int, start_at: float, measur
                         latency = time.perf_counter() - pending["t"]
                         if measure_from <= pending["wall"] < kill_at:
                             out["latencies"].append(latency)
+                            # seat 0 connects to the table's owner first; 1 and 2 through other nodes
+                            out["local" if seat == 0 else "remote"].append(latency)
                     out["acks"].append([pending["game"], pending["n"]])
                     pending = None
                 v = g["view"]
@@ -243,7 +245,7 @@ def client_worker(assignments: list, start: float, measure_from: float, kill_at:
                   q, think: tuple = THINK) -> None:
     global THINK
     THINK = think
-    out: dict = {"latencies": [], "errors": [], "errors_after": [], "connect_retries": [], "dropped": [], "sent": 0, "resent": 0, "reconnects": 0,
+    out: dict = {"latencies": [], "local": [], "remote": [], "errors": [], "errors_after": [], "connect_retries": [], "dropped": [], "sent": 0, "resent": 0, "reconnects": 0,
                  "final_n": {}, "acks_by": {}}
     rng = random.Random(seed)
 
@@ -322,6 +324,10 @@ def check_logs(db: str, tables: list[str], acks_by: dict) -> dict:
 
 # --- one load level ---------------------------------------------------------------------------
 
+def _pct(values: list, p: float) -> float:
+    return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else float("nan")
+
+
 def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: float, warmup: float,
               after: float, workers: int, bot: str, bot_delay: float, think: tuple, kill: bool) -> dict:
     import httpx
@@ -331,11 +337,13 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
     ports = [free_port() for _ in range(nodes)]
     logs = [tempfile.NamedTemporaryFile("w+", prefix=f"ohhell-node{i}-", suffix=".log", delete=False)
             for i in range(nodes)]
-    procs = [subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(p), "--db", db,
+    profile = os.environ.get("OHHELL_PROFILE_NODE")   # a file: node 2 runs under cProfile (never killed)
+    procs = [subprocess.Popen([sys.executable, *(["-m", "cProfile", "-o", profile] if profile and i == 1 else []),
+                               "-m", "ohhell.cli", "serve", "--port", str(p), "--db", db,
                                "--redis", redis_url, "--bot-delay", str(bot_delay), "--create-limit", "0",
                                "--max-open-tables", "100000", "--max-sockets-per-address", "0",
                                "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
-             for p, log in zip(ports, logs)]
+             for i, (p, log) in enumerate(zip(ports, logs))]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
     try:
@@ -420,6 +428,10 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
             "reconnects": sum(r["reconnects"] for r in results), "resent": sum(r["resent"] for r in results),
             "acks": sum(len(v) for v in acks_by.values()), **check,
             "node_cpu": [c / seconds for c in cpu_used], "recovery": recovery,
+            "p50_local_ms": _pct(sorted(x for r in results for x in r["local"]), 0.5),
+            "p50_remote_ms": _pct(sorted(x for r in results for x in r["remote"]), 0.5),
+            "p99_local_ms": _pct(sorted(x for r in results for x in r["local"]), 0.99),
+            "p99_remote_ms": _pct(sorted(x for r in results for x in r["remote"]), 0.99),
         }
     finally:
         for p in procs:
@@ -471,7 +483,9 @@ def main() -> int:
                   f"{r['actions_measured']} actions ({r['actions_per_s']:.0f}/s), p50 {r['p50_ms']:.1f} ms, "
                   f"p90 {r['p90_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.0f} ms, "
                   f"errors {r['errors']} {r['error_kinds'] or ''} (connections retried during the ramp: "
-                  f"{r['connect_retries_ramp']}), node CPU "
+                  f"{r['connect_retries_ramp']}); at the table's owner p50 {r['p50_local_ms']:.1f} ms, p99 "
+                  f"{r['p99_local_ms']:.1f} ms, through another node p50 {r['p50_remote_ms']:.1f} ms, p99 "
+                  f"{r['p99_remote_ms']:.1f} ms; node CPU "
                   f"{', '.join(f'{c * 100:.0f}%' for c in r['node_cpu'])}; load average {os.getloadavg()[0]:.1f}",
                   flush=True)
             if rec:
