@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import time
 from typing import Any, Awaitable, Callable
 
@@ -218,6 +217,12 @@ class RemoteTable:
             self.cluster.push(owner, b"M", [cid], _json(data))
 
 
+def _share(table_id: str, nodes: int) -> int:
+    """Which of ``nodes`` live nodes (by rank) takes a dead node's table first."""
+    import zlib
+    return zlib.crc32(table_id.encode()) % max(1, nodes)
+
+
 def _json(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -266,6 +271,7 @@ class Cluster:
         #: so they go to the table's next owner (:meth:`redeliver`)
         self._undelivered: dict[str, tuple[float, list]] = {}
         self.takeovers = 0        # tables this node took from a dead or lapsed node
+        self._idle_rounds = 0
         self.lapses = 0           # times this node's own lease lapsed
 
     # --- start and stop ---------------------------------------------------------------------------
@@ -298,6 +304,7 @@ class Cluster:
         """Start the node's background work (after the tables it resumes are loaded)."""
         loop = asyncio.get_running_loop()
         self.store.on_lost = self._lost
+        self.leases.pool = getattr(self.store, "_pool", None)
         self._tasks = [loop.create_task(self._reader(), name="cluster reader"),
                        loop.create_task(self._sender(), name="cluster sender"),
                        loop.create_task(self._renewer(), name="cluster lease"),
@@ -652,6 +659,9 @@ class Cluster:
                 return table
             if table_id in self.leases.tokens:
                 return await self.manager.load(table_id)
+            known = self.remote_tables.get(table_id)
+            if known is not None and known.owner in self.leases.live and known.owner not in self._suspects:
+                return known   # (if it moved meanwhile, its old owner says so, and it is found again)
             try:
                 owner = await self.leases.owner(table_id)
                 if owner is None or not owner[1]:
@@ -795,13 +805,20 @@ class Cluster:
                 self._relocate(remote)
 
     async def _takeover(self) -> None:
-        """Take this node's share of the tables whose owner's lease ran out."""
-        tables, total = await self.leases.orphans(500)
+        """Take this node's share of the tables whose owner's lease ran out: the live nodes split
+        them by a hash of the table id and their rank in the list of live nodes (so they take
+        different ones; a table a node did not take is taken by any in a later round)."""
+        tables = await self.leases.orphans(2000)
         if not tables:
             return
-        share = math.ceil(total / max(1, len(self.leases.live)))
+        live = sorted(self.leases.live)
+        rank = live.index(self.node) if self.node in live else 0
+        wanted = [t for t in tables if _share(t, len(live)) == rank]
+        if self._idle_rounds >= 2:   # orphans nobody took for two rounds (the live nodes changed): any
+            wanted = tables
         started = time.monotonic()
-        mine = list(await self.leases.acquire_many([t for t in tables[:share] if t not in self.manager.tables]))
+        mine = list(await self.leases.acquire_many([t for t in wanted if t not in self.manager.tables]))
+        self._idle_rounds = 0 if mine else self._idle_rounds + 1
         if not mine:
             return
         logs = await self.store.load_many(mine)

@@ -96,6 +96,9 @@ class Leases:
         #: the renewals' own connection, so a renewal never queues behind the tables' lookups
         self._renew_conn: Any = None
         self._renew_lock = asyncio.Lock()
+        #: a pool for the lookups and takeovers (the store's, :class:`ClusterStore`), so that many
+        #: clients reconnecting at once do not queue on one connection
+        self.pool: Any = None
 
     async def open(self) -> None:
         """Connect and create the cluster's tables if needed.
@@ -120,15 +123,19 @@ class Leases:
 
     async def _run(self, sql: str, args: Any = (), fetch: bool = True, renew: bool = False) -> list:
         import psycopg
-        conn, lock = (self._renew_conn, self._renew_lock) if renew else (self._conn, self._lock)
-        if conn is None:
-            raise StoreError("the lease connection is closed")
-        async with lock:
-            try:
+        try:
+            if not renew and self.pool is not None:
+                async with self.pool.connection() as pooled:
+                    cur = await pooled.execute(sql, args)
+                    return await cur.fetchall() if fetch and cur.description else []
+            conn, lock = (self._renew_conn, self._renew_lock) if renew else (self._conn, self._lock)
+            if conn is None:
+                raise StoreError("the lease connection is closed")
+            async with lock:
                 cur = await conn.execute(sql, args)
                 return await cur.fetchall() if fetch and cur.description else []
-            except psycopg.Error as e:
-                raise StoreError(f"the cluster's leases could not be read or written: {e}") from None
+        except psycopg.Error as e:
+            raise StoreError(f"the cluster's leases could not be read or written: {e}") from None
 
     async def register(self, about: str = "") -> None:
         """Start this node's lease under its id (:attr:`node`; after a lapse, a new one: tables
@@ -192,12 +199,12 @@ class Leases:
             await self._run("DELETE FROM ohhell_owners WHERE table_id = %s AND node = %s AND token = %s",
                             (table_id, self.node, token), fetch=False)
 
-    async def orphans(self, limit: int) -> tuple[list[str], int]:
-        """Up to ``limit`` tables (in random order) whose owner's lease ran out, and how many
-        there are: a dead node's tables, for the live ones to take."""
-        rows = await self._run(f"SELECT o.table_id, count(*) OVER () FROM ohhell_owners o "
-                               f"WHERE NOT {_LIVE.format(owner='o')} ORDER BY random() LIMIT %s", (limit,))
-        return [r[0] for r in rows], (rows[0][1] if rows else 0)
+    async def orphans(self, limit: int) -> list[str]:
+        """Up to ``limit`` tables whose owner's lease ran out: a dead node's tables, for the live
+        ones to take."""
+        rows = await self._run(f"SELECT o.table_id FROM ohhell_owners o WHERE NOT {_LIVE.format(owner='o')} "
+                               "LIMIT %s", (limit,))
+        return [r[0] for r in rows]
 
     async def expire(self, node: str) -> bool:
         """End another node's lease now (its Redis connection is gone: it died); its tables
