@@ -334,7 +334,9 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
     import psycopg
     db = pg.database(f"bench{players}")
     tables = players // 4
-    ports = [free_port() for _ in range(nodes)]
+    ports: list[int] = []
+    while len(set(ports)) < nodes:   # (one port twice would put two nodes on one address)
+        ports = [free_port() for _ in range(nodes)]
     logs = [tempfile.NamedTemporaryFile("w+", prefix=f"ohhell-node{i}-", suffix=".log", delete=False)
             for i in range(nodes)]
     profile = os.environ.get("OHHELL_PROFILE_NODE")   # a file: node 2 runs under cProfile (never killed)

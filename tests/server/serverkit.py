@@ -26,6 +26,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> list[int]:
+    """``n`` different free ports (each socket stays bound until all are chosen: two
+    :func:`free_port` calls in a row may return the same one)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
 class ThreadServer:
     """The app under uvicorn on a free port, in a background thread."""
 

@@ -19,7 +19,7 @@ import psycopg
 import pytest
 
 import ohhell
-from serverkit import ROOT, Client, ProcessServer, audit_frames, free_port, play_out
+from serverkit import ROOT, Client, ProcessServer, audit_frames, free_port, free_ports, play_out
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.timeout(300)
 def nodes(db: str, redis: str, n: int, *extra: str) -> list[ProcessServer]:
     """``n`` cluster nodes, started side by side."""
     started = [ProcessServer(db, "--redis", redis, "--bot-pool", "thread", "--create-limit", "0",
-                             "--bot-delay", "0.15", *extra).launch() for _ in range(n)]
+                             "--bot-delay", "0.15", *extra, port=port).launch() for port in free_ports(n)]
     try:
         return [s.ready() for s in started]
     except BaseException:
@@ -225,21 +225,38 @@ def test_a_killed_nodes_tables_play_on_at_another_node(pg_database, redis_url):
 def test_a_paused_owner_loses_its_tables_and_cannot_write_when_it_wakes(pg_database, redis_url):
     owner, other = nodes(pg_database, redis_url, 2, "--bot-delay", "0.3")
     try:
-        t = create(owner, [{"kind": "bot", "bot": "random"}] * 4, [5, 4, 3, 2, 1])
+        t = create(owner, [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * 3, [5, 4, 3, 2, 1])
         tid = t["id"]
 
         async def run():
-            watch = Client(other.ws_url, tid)
-            await watch.connect()
-            await watch.wait(lambda m: m["type"] == "state" and m["game"] and m["game"]["n"] >= 6)
+            bob = Client(other.ws_url, tid)   # served through the other node
+            await bob.connect()
+            await bob.join(0, "Bob")
+            await play_until(bob, 6)
+            while not bob.view["legal"]:
+                await bob.recv(10)
+            n = bob.state["game"]["n"]
             os.kill(owner.proc.pid, signal.SIGSTOP)   # its Redis socket stays open: only its lease can run out
             paused = time.monotonic()
-            n = watch.state["game"]["n"]
-            await watch.wait(lambda m: m["type"] == "state" and m["game"]["n"] > n + 1, timeout=30)
+            # Bob acts: the frozen owner's Redis connection receives it, but it is never handled
+            # there; when the table moves, his node sends it to the new owner, which applies it.
+            action = bob.view["legal"][0]
+            await bob.send({"type": "act", "action": action})
+            await bob.wait(lambda m: m["type"] == "state" and m["game"]["n"] > n + 1, timeout=30)
             taken = time.monotonic() - paused
-            os.kill(owner.proc.pid, signal.SIGCONT)   # it wakes up, believing it owns the table
-            await watch.wait(lambda m: m["type"] == "state" and m["game"]["view"]["phase"] == "over", timeout=120)
-            await watch.close()
+            os.kill(owner.proc.pid, signal.SIGCONT)   # it wakes up, believing it owns the table,
+            # with Bob's action still to handle: its write is refused, and nothing it says reaches Bob
+            while bob.view["phase"] != "over":
+                if bob.view["legal"]:
+                    m = bob.state["game"]["n"]
+                    await bob.send({"type": "act", "action": bob.view["legal"][0]})
+                    await bob.wait(lambda f: f["type"] == "state" and f["game"]["n"] > m, timeout=30)
+                else:
+                    await bob.recv(30)
+            assert not bob.errors, bob.errors
+            await bob.close()
+            acts = [d for _, kind, d in logged(pg_database, tid) if kind == "act"]
+            assert acts[n] == {"game": 1, "seat": 0, "action": action}
             return taken
         taken = asyncio.run(run())
         assert taken < 6.0, f"the other node took the table {taken:.1f} s after the owner paused"

@@ -44,7 +44,7 @@ def nginx(tmp_path):
         assert block.count("server 127.0.0.1:80") == 3 and "listen 80;" in block
         for i, port in enumerate(ports):
             block = block.replace(f"server 127.0.0.1:{8001 + i} ", f"server 127.0.0.1:{port} ")
-        front = free_port()
+        front = free_port()   # (the nodes listen already: their ports are not free)
         block = block.replace("listen 80;", f"listen 127.0.0.1:{front};")
         for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (tmp_path / d).mkdir(exist_ok=True)

@@ -94,9 +94,10 @@ async def connect_redis(url: str) -> Any:
 #
 # One published message: the sender's node id and a newline, then items, each a header line
 # "KIND CIDS SIZE\n" and SIZE bytes.  KIND (one letter):
-#   gateway -> owner: A attach (JSON), M message (JSON), D detach (table id)
+#   gateway -> owner: A attach (JSON), M message (JSON, numbered), D detach (table id)
 #   owner -> gateway: S state frame, F other frame (CIDS may list several connections, comma
-#                     separated), I a connection's seat token hash, X close (the reason),
+#                     separated), K handled the connection's messages up to this number,
+#                     I a connection's seat token hash, X close (the reason),
 #                     G "the table is not here" (table id)
 #   either way:       Q call (CIDS: the call's id; JSON), P its answer (JSON)
 
@@ -173,6 +174,11 @@ class RemoteTable:
         self.owner = owner
         self.conns: set[Connection] = set()
         self.admin_hash: dict[Connection, "str | None"] = {}
+        #: each client's messages sent to the owner and not yet handled there, in order:
+        #: ``[number, message, received]`` (``received``: whether anyone received its publish;
+        #: ``None`` until it is published)
+        self.inflight: dict[Connection, list[list]] = {}
+        self._numbers = 0
         self.relocating: "asyncio.Task | None" = None
         self.since = time.monotonic()
 
@@ -194,13 +200,42 @@ class RemoteTable:
             "addr": conn.address}))
 
     async def forward(self, conn: Connection, msg: ClientMessage) -> None:
-        self.cluster.push(self.owner, b"M", [conn.id], _json({
-            "t": self.id, "type": msg.type, "f": msg.fields, "ref": msg.ref, "acct": conn.account}))
+        self._send(conn, {"t": self.id, "type": msg.type, "f": msg.fields, "ref": msg.ref, "acct": conn.account})
+
+    def _send(self, conn: Connection, data: dict) -> None:
+        self._numbers += 1
+        data["n"] = self._numbers
+        record = [self._numbers, data, None]
+        pending = self.inflight.setdefault(conn, [])
+        pending.append(record)
+        del pending[:-64]   # (the owner confirms each in milliseconds; a client sends 10 a second at most)
+        self.cluster.push_message(self.owner, conn.id, _json(data), record)
+
+    def handled(self, conn: Connection, number: int) -> None:
+        """The owner handled ``conn``'s messages up to ``number``."""
+        pending = self.inflight.get(conn)
+        while pending and pending[0][0] <= number:
+            pending.pop(0)
+
+    def unhandled(self, conn: Connection) -> list[dict]:
+        """What ``conn`` sent the old owner that it did not confirm, to send the new one: every
+        message nobody received (never applied), and every action (one the old owner applied
+        is refused by the rules at the new one: that seat's turn has passed; the refusal is not
+        shown, ``"q"``).  A chat message, a hint or a vote the old owner received may have been
+        applied, so it is not sent again."""
+        out = []
+        for _, data, received in self.inflight.pop(conn, []):
+            if not received:   # nobody received it, or it is not even published yet
+                out.append({**data, "q": 0})
+            elif data["type"] == "act":
+                out.append({**data, "q": 1})
+        return out
 
     async def detach(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.discard(conn)
             self.admin_hash.pop(conn, None)
+            self.inflight.pop(conn, None)
             self.cluster.gateway.pop(conn.id, None)
             self.cluster.push(self.owner, b"D", [conn.id], self.id.encode())
         if not self.conns and self.cluster.remote_tables.get(self.id) is self:
@@ -209,12 +244,13 @@ class RemoteTable:
     def move_to(self, owner: str) -> None:
         """The table has a new owner: attach every client there (it sends each its state), then
         send it what they sent the old owner after it died (nobody received it: never applied)."""
-        old, self.owner = self.owner, owner
+        self.owner = owner
         self.since = time.monotonic()
         for conn in list(self.conns):
+            again = self.unhandled(conn)
             self._attach(conn)
-        for cid, data in self.cluster.redeliver(old, self):
-            self.cluster.push(owner, b"M", [cid], _json(data))
+            for data in again:
+                self._send(conn, data)
 
 
 def _share(table_id: str, nodes: int) -> int:
@@ -267,9 +303,7 @@ class Cluster:
         self._suspects: set[str] = set()
         #: held by each round of the keeper and by a lapse (which changes the node's id)
         self._round = asyncio.Lock()
-        #: node -> (when, client messages published to it that nobody received): never applied,
-        #: so they go to the table's next owner (:meth:`redeliver`)
-        self._undelivered: dict[str, tuple[float, list]] = {}
+
         self.takeovers = 0        # tables this node took from a dead or lapsed node
         self._idle_rounds = 0
         self.lapses = 0           # times this node's own lease lapsed
@@ -347,6 +381,14 @@ class Cluster:
         items.append((kind, cids, payload))
         self._kick.set()
 
+    def push_message(self, node: str, cid: int, payload: bytes, record: list) -> None:
+        """Queue a client's message for its table's owner; ``record[2]`` is set, once published,
+        to whether anyone received it."""
+        items = self._out.setdefault(node, [])
+        self._out_last.setdefault(node, {})[cid] = len(items)
+        items.append((b"M", [cid], payload, record))
+        self._kick.set()
+
     def push_frame(self, node: str, cid: int, text: str, state: bool) -> None:
         """Queue a frame for a client at ``node``.  One frame for several of its clients (the same
         text: spectators, a seat open in two tabs) travels once, unless that would put it before
@@ -387,27 +429,11 @@ class Cluster:
                 pipe.publish(self._channel(node), _pack(me, items))
             counts = await pipe.execute()
         for node, count in zip(nodes, counts):
+            for item in out[node]:   # whether a client's message reached anyone (see RemoteTable.unhandled)
+                if item[0] == b"M":
+                    item[3][2] = count > 0
             if count == 0 and node != self.node:
                 self._unreachable(node)
-                lost = [(i[1][0], i[2]) for i in out[node] if i[0] == b"M"]
-                if lost:
-                    kept = self._undelivered.get(node, (0.0, []))[1]
-                    self._undelivered[node] = (time.monotonic(), kept + lost)
-
-    def redeliver(self, old: str, table: Any) -> list:
-        """The messages this node's clients of ``table`` sent to its old owner ``old`` that nobody
-        received (it had died): ``(connection id, message)`` in the order they were sent."""
-        when, items = self._undelivered.get(old, (0.0, []))
-        if not items:
-            return []
-        mine = {c.id for c in table.conns}
-        found = [(cid, json.loads(payload)) for cid, payload in items if cid in mine]
-        rest = [(cid, payload) for cid, payload in items if cid not in mine]
-        if rest:
-            self._undelivered[old] = (when, rest)
-        else:
-            self._undelivered.pop(old, None)
-        return [(cid, m) for cid, m in found if m.get("t") == table.id]
 
     def _unreachable(self, node: str) -> None:
         """Nobody listens on ``node``'s channel: it died (or lost Redis)."""
@@ -444,6 +470,14 @@ class Cluster:
             except Exception:  # pragma: no cover - a bad message must not stop the node
                 log.exception("cluster: a message could not be handled")
 
+    def _client(self, cid: int, sender: str) -> "Connection | None":
+        """This node's client ``cid``, if the node that sent something for it owns its table now
+        (an owner that lost the table, say after a pause, is not heard any more)."""
+        conn = self.gateway.get(cid)
+        if conn is None or getattr(conn.table, "owner", None) != sender:
+            return None
+        return conn
+
     def _received(self, data: bytes) -> None:
         sender, items = _unpack(data)
         self._suspects.discard(sender)
@@ -451,7 +485,7 @@ class Cluster:
             if kind in (b"S", b"F"):
                 text = payload.decode()
                 for cid in cids:
-                    conn = self.gateway.get(cid)
+                    conn = self._client(cid, sender)
                     if conn is not None:
                         conn.send(text, state=kind == b"S")
             elif kind == b"A":
@@ -463,17 +497,21 @@ class Cluster:
                 if rc is not None:
                     rc.queue.put_nowait(("detach", None))
             elif kind == b"I":
-                conn = self.gateway.get(cids[0])
+                conn = self._client(cids[0], sender)
                 if conn is not None:
                     conn.token_hash = payload.decode()
             elif kind == b"X":
-                conn = self.gateway.get(cids[0])
+                conn = self._client(cids[0], sender)
                 if conn is not None:
                     conn.close(payload.decode())
             elif kind == b"G":
                 self._gone(payload.decode())
             elif kind == b"Q":
                 asyncio.get_running_loop().create_task(self._answer(sender, cids[0], json.loads(payload)))
+            elif kind == b"K":   # the owner handled a client's messages up to this number
+                conn = self._client(cids[0], sender)
+                if conn is not None and isinstance(conn.table, RemoteTable):
+                    conn.table.handled(conn, int(payload))
             elif kind == b"P":
                 fut = self._calls.pop(cids[0], None)
                 if fut is not None and not fut.done():
@@ -536,7 +574,9 @@ class Cluster:
                     self.push(rc.node, b"G", [rc.cid], data["t"].encode())
                     break
                 msg = ClientMessage(data["type"], data["f"], data.get("ref"))
-                await self._run(rc, msg)
+                await self._run(rc, msg, quiet=bool(data.get("q")))
+                if "n" in data:
+                    self.push(rc.node, b"K", [rc.cid], b"%d" % data["n"])
         except asyncio.CancelledError:
             raise
         except Exception:  # pragma: no cover - logged; the client is dropped
@@ -552,12 +592,15 @@ class Cluster:
                 except Exception:  # pragma: no cover
                     log.exception("cluster: detaching a remote client failed")
 
-    async def _run(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _run(self, conn: Connection, msg: ClientMessage, quiet: bool = False) -> None:
+        """Handle one client message as the app does (``quiet``: an action the table's previous
+        owner may have applied already: its refusal is not sent)."""
         assert self.handler is not None
         try:
             await self.handler(conn, msg)
         except TableError as e:
-            conn.error(e.code, e.message, msg.ref, e.reason)
+            if not quiet:
+                conn.error(e.code, e.message, msg.ref, e.reason)
         except Exception:
             log.exception("error handling %s", msg.type)
             conn.error("internal", "the server failed to handle this message; nothing was changed", msg.ref)
@@ -703,15 +746,14 @@ class Cluster:
         self.announce(moved=table_id, node=self.node)
         remote = self.remote_tables.pop(table_id, None)
         if remote is not None:   # this node's clients of it were served by its old owner
-            undelivered = self.redeliver(remote.owner, remote)
             for conn in list(remote.conns):
+                again = remote.unhandled(conn)
                 self.gateway.pop(conn.id, None)
                 await table.attach_hashed(conn, conn.token_hash, remote.admin_hash.get(conn))
-            by_id = {c.id: c for c in remote.conns}
-            for cid, data in undelivered:   # what they sent the dead owner: run here, in order
-                conn = by_id.get(cid)
-                if conn is not None and conn.table is table:
-                    await self._run(conn, ClientMessage(data["type"], data["f"], data.get("ref")))
+                for data in again:   # what it sent the old owner, unconfirmed: run here, in order
+                    if conn.table is table:
+                        await self._run(conn, ClientMessage(data["type"], data["f"], data.get("ref")),
+                                        quiet=bool(data.get("q")))
         return table
 
     def _gone(self, table_id: str) -> None:
@@ -771,9 +813,6 @@ class Cluster:
                     await self._check_nodes()
                     await self._takeover()
                 rounds += 1
-                for node, (when, _) in list(self._undelivered.items()):
-                    if time.monotonic() - when > 60:   # no table of theirs moved: their clients left
-                        del self._undelivered[node]
                 if rounds % 600 == 0:
                     await self.leases.purge()
             except asyncio.CancelledError:
@@ -790,6 +829,12 @@ class Cluster:
                 if listeners == 0:
                     self._unreachable(node)
         dead = set()
+        suspects = sorted(self._suspects)
+        if suspects:   # confirmed: still nobody listening (a subscription that was reconnecting is back)
+            listening = await self.redis.pubsub_numsub(*(self._channel(n) for n in suspects))
+            for node, (_, listeners) in zip(suspects, listening):
+                if listeners:
+                    self._suspects.discard(node)
         for node in list(self._suspects):
             if node in self.leases.live and await self.leases.expire(node):
                 log.warning("cluster: ended the lease of node %s (it stopped listening)", node)
