@@ -233,7 +233,7 @@ class TableManager:
             if not events:
                 return None
             table = Table(table_id, self)
-            table.store = self.store.fenced(0)   # type: ignore[attr-defined] - it never writes
+            table.store = self.store.fenced(0)   # type: ignore[attr-defined]  # (it never writes)
             table.replay(events)
         except _DAMAGE as e:
             raise self._damaged(table_id, e) from None
