@@ -253,8 +253,10 @@ export async function api(path, options = {}) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.code ? errorWords(data) : t("The server answered {status}.", { status: res.status }));
-    err.code = data.code;
+    // (the HTTP API answers {"error": code, "message"}; a websocket error frame has "code")
+    const code = data.code || data.error;
+    const err = new Error(code ? errorWords({ ...data, code }) : t("The server answered {status}.", { status: res.status }));
+    err.code = code;
     err.detail = data.message;
     throw err;
   }
