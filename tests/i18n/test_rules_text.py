@@ -186,3 +186,24 @@ def test_no_english_left(lang):
     found = sorted({w for w in ENGLISH if w not in allowed
                     and re.search(rf"(?<![\w-]){w}(?![\w-])", prose, re.I)})
     assert not found, f"{lang}: English words left: {found}"
+
+
+#: what each variant's "In the settings:" line names, in order: (catalog, label) of the web
+#: page's and the terminal's own labels for that setting
+SETTING_LABELS = [[("web", "Hands"), ("ohhell", "Schedule")], [("web", "No trump in"), ("ohhell", "No trump")],
+                  [("web", "Hook")], [("web", "Simultaneous bidding")], [("web", "Must trump")],
+                  [("web", "A missed bid scores 1 per trick")], [("web", "A made zero scores 5 + cards")]]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_settings_the_rules_name_are_the_ones_on_screen(lang):
+    """Each variant tells where to find it in the settings, by the label the lobby and the
+    terminal's setup screen show in that language (the catalogs' words, so the two agree)."""
+    from ohhell.i18n import translator
+    named = []
+    for heading, body in sections(text(lang)):
+        if heading.startswith("### "):
+            first = body.strip().split("\n\n")[0].replace("\n", " ")
+            named.append(re.findall(r"\*\*(.+?)\*\*", first))
+    want = [[translator(lang, domain).gettext(label) for domain, label in group] for group in SETTING_LABELS]
+    assert named == want
