@@ -136,8 +136,12 @@ def explain_illegal(error: "IllegalActionError", names: "Sequence[str] | None" =
 
 def rules_words(error: "RulesError") -> str:
     """Why a rules configuration was refused (a :class:`~ohhell.errors.RulesError` with a
-    ``code``), in the current language; any other keeps its English message."""
+    ``code``), in the current language.  In English, and for an error without a code, the
+    core's own message (which names the option: ``players must be 3 to 7, not 9``)."""
+    from .i18n import DEFAULT, get_language
     code, f = getattr(error, "code", None), getattr(error, "facts", {})
+    if get_language() == DEFAULT:
+        return str(error)
     if code in ("no_name", "name_too_long", "same_name"):     # the players' names (ohhell.scoresheet)
         return entry_words(error)  # type: ignore[arg-type]
     if code == "players":

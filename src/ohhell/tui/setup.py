@@ -304,7 +304,7 @@ SETUP_CSS = """
 #setup { padding: 0 2; }
 #setup-title { margin: 1 0; }
 .setup-row { height: auto; margin: 0 0 1 0; }
-.setup-label { width: 19; }
+.setup-label { width: 21; }
 .setup-field { width: 30; }
 .setup-name { width: 26; margin: 0 2 0 0; }
 .setup-bot { width: 24; }
