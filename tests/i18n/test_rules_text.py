@@ -207,3 +207,43 @@ def test_the_settings_the_rules_name_are_the_ones_on_screen(lang):
             named.append(re.findall(r"\*\*(.+?)\*\*", first))
     want = [[translator(lang, domain).gettext(label) for domain, label in group] for group in SETTING_LABELS]
     assert named == want
+
+
+#: words a catalog must not use, by language: the seeds' mistakes GLOSSARY.md lists, and the
+#: other words for an idea the glossary gives one word to (so the screens, the terminal and
+#: the rules agree).  Regular expressions over each translation, placeholders cut out.
+NOT_THE_GAMES_WORDS = {
+    "ceb": [r"\bbid\b", r"\btrick\b", r"\bdealer\b", r"\bsuit\b", r"tigbahin", r"lingkuranan", r"\blansis",
+            r"\blimbong", r"trumpeta", r"\bpusta", r"tigbaligya", r"\bbanaw\b", r"\bpuso\b"],
+    "ms": [r"\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
+           r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b"],
+    "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b"],
+    "eu": [r"apustu", r"apustat", r"eskualdi", r"txartel", r"trikimailu", r"\btrumoi", r"saltzaile", r"egutegia",
+           r"\bxango\b", r"\bandere\b"],
+    "mr": [r"डाव(?!ी|पेच)", r"युक्ती", r"ट्रम्प", r"बिड", r"विक्रेता", r"हुक(?=$|[ :)])"],
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_catalogs_use_the_glossarys_words(lang):
+    """A bid, a trick, a hand, the dealer, trump and the hook have one word each in every
+    catalog of a language (the glossary's), never a seed's mistranslation or a loanword the
+    rules text does not use."""
+    from babel.messages.pofile import read_po
+
+    from ohhell.i18n import DOMAINS, po_path
+    found = []
+    for domain in DOMAINS:
+        with open(po_path(lang, domain), "rb") as f:
+            cat = read_po(f, locale=lang)
+        for m in cat:
+            if not m.id:
+                continue
+            for said in ([m.string] if isinstance(m.string, str) else list(m.string)):
+                plain = re.sub(r"\{[^{}]*\}|\[/?[a-z]+\]|--[a-z-]+|`[^`]*`", " ", said or "")
+                plain = re.sub(r"\b(rule hook on|hook|dealer N|dealer)\b(?=[ |(])", " ", plain) \
+                    if lang == "ceb" else plain      # the scorekeeper's commands stay as typed
+                for pattern in NOT_THE_GAMES_WORDS.get(lang, ()):
+                    if re.search(pattern, plain, re.IGNORECASE):
+                        found.append(f"{domain}: {pattern!r} in {said[:90]!r}")
+    assert found == []

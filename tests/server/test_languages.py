@@ -116,3 +116,17 @@ def test_the_page_writes_numbers_as_the_terminal_does(server, browser, lang):
             assert re.fullmatch(r"2025-12-0[12] \d\d:\d\d", when), when
     finally:
         context.close()
+
+
+def test_the_menu_offers_the_servers_languages(server, browser):
+    """The language menu lists ohhell.i18n.LANGUAGES as the server names them on the page
+    (data-i18n-languages), so a language added there needs nothing more in the scripts."""
+    from ohhell.i18n import LANGUAGES
+    page = browser.new_page()
+    try:
+        for path in ("/", "/events", "/rules", "/leaderboard"):
+            page.goto(server.base + path)
+            options = page.eval_on_selector_all(".topbar select.lang-menu option", "os => os.map(o => [o.value, o.textContent])")
+            assert options == [list(x) for x in LANGUAGES.items()], path
+    finally:
+        page.close()

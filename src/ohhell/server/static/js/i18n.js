@@ -12,10 +12,14 @@
 export const LANG_COOKIE = "ohhell_lang";
 export const lang = document.documentElement.lang || "en";
 
-const LANGUAGES = [
-  ["en", "English"], ["ceb", "Sinugboanon"], ["ms", "Bahasa Melayu"],
-  ["sq", "Shqip"], ["eu", "Euskara"], ["mr", "मराठी"],
-];
+// The languages offered, as the server lists them on the page (ohhell.i18n.LANGUAGES).
+const LANGUAGES = (() => {
+  try {
+    const listed = JSON.parse(document.documentElement.dataset.i18nLanguages || "null");
+    if (Array.isArray(listed) && listed.length) return listed;
+  } catch { /* a page not served by ohhell: English only */ }
+  return [["en", "English"]];
+})();
 
 let messages = {};
 let pluralIndex = (n) => (n === 1 ? 0 : 1);
