@@ -18,7 +18,7 @@ from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
 from .i18n import Translator, _, ngettext, pgettext, translator
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import IllegalActionError, RulesError
+    from .errors import IllegalActionError
     from .game import Game
     from .scoresheet import EntryError, ScoreSheet
     from .view import View
@@ -134,7 +134,7 @@ def explain_illegal(error: "IllegalActionError", names: "Sequence[str] | None" =
     return _("That is not allowed now.")
 
 
-def rules_words(error: "RulesError") -> str:
+def rules_words(error: Exception) -> str:
     """Why a rules configuration was refused (a :class:`~ohhell.errors.RulesError` with a
     ``code``), in the current language.  In English, and for an error without a code, the
     core's own message (which names the option: ``players must be 3 to 7, not 9``)."""
