@@ -13,8 +13,9 @@ and *domain* under ``ohhell/i18n/locale/<lang>/LC_MESSAGES/``:
   the server itself words (HTTP error messages, page titles).  The server sends
   data and message *codes* on the websocket; each page words them in its reader's
   language from this catalog, which :func:`catalog_json` hands to the page;
-* ``pages`` - the replay, analysis, account, player and leaderboard pages (kept apart from
-  ``web`` so the two can be worked on at once; the browser gets both as one catalog).
+* ``pages`` - the replay, analysis, account, player, leaderboard, events and Rules pages
+  (kept apart from ``web`` so the two can be worked on at once; the browser gets both as one
+  catalog).
 
 Catalogs are read from the ``.po`` files and compiled in memory the first time a
 language is used (no build step, nothing generated is committed).  ``scripts/i18n.py``

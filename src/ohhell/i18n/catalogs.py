@@ -10,7 +10,8 @@ Sources per domain (paths relative to the ``ohhell`` package):
 * ``web``: ``server/*.py``, ``server/static/js/**.js`` and the pages
   ``server/static/*.html`` (see :data:`HTML_METHOD`), except the pages of :data:`PAGES`;
 * ``pages``: the scripts and HTML of the pages in :data:`PAGES` (replay, analysis,
-  account, player, leaderboard).  The browser gets ``web`` and ``pages`` as one catalog.
+  account, player, leaderboard, the events pages, Rules).  The browser gets ``web`` and
+  ``pages`` as one catalog.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def pot_path(domain: str) -> Path:
     return LOCALE_DIR / f"{domain}.pot"
 
 
-#: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``)
+#: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``): each is
+#: ``static/<name>.html`` and/or ``static/js/<name>.js``
 PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard", "rules", "rules-link",
          "events", "event", "event-words")
 
