@@ -216,7 +216,7 @@ NOT_THE_GAMES_WORDS = {
     "ceb": [r"\bbid\b", r"\btrick\b", r"\bdealer\b", r"\bsuit\b", r"tigbahin", r"lingkuranan", r"\blansis",
             r"\blimbong", r"trumpeta", r"\bpusta", r"tigbaligya", r"\bbanaw\b", r"\bpuso\b"],
     "ms": [r"\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
-           r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b"],
+           r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b", r"ikut jenis"],
     "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b"],
     "eu": [r"apustu", r"apustat", r"eskualdi", r"txartel", r"trikimailu", r"\btrumoi", r"saltzaile", r"egutegia",
            r"\bxango\b", r"\bandere\b"],
