@@ -22,7 +22,7 @@ import pytest
 from ohhell import dealing
 from serverkit import ROOT, Client, ThreadServer, axe_problems, chromium, play_out, sideways_overflow
 
-CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b|(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♣♦♥♠]")   # a code, or as the page writes it
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,7 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         org.select_option("#ev-schedule", "custom")
         org.fill("#ev-sizes", "0")
         org.click("#ev-create")
-        wait_text(org, "#create-error", "rules:")
+        wait_text(org, "#create-error", "A hand size is a whole number from 1 to 13 with 4 players")
         assert org.locator("#event-list tbody tr").count() == 1
         assert org.locator("#event-list tbody tr a").inner_text() == "Tuesday duplicate"
 

@@ -15,9 +15,9 @@ def _positive(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected a whole number, not {text!r}").format(text=text)) from None
     if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {n}").format(n=v))
     return v
 
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     from ..files import RECORDS, SCORESHEET, atomic_write_text, read_file
 
     def fail(msg: str) -> int:
-        print(f"ohhell analyze: {msg}", file=sys.stderr)
+        print("ohhell analyze: " + msg, file=sys.stderr)
         return 2
 
     if not (args.min_loss >= 0):
@@ -142,9 +142,9 @@ def run(args: argparse.Namespace) -> int:
     with _Progress(not args.quiet) as progress:
         for number in numbers:
             rec = records[number - 1]
-            where = f"{args.file}, record {number}" if content.kind == RECORDS else args.file
+            where = _("{path}, record {n}").format(path=args.file, n=number) if content.kind == RECORDS else args.file
             if not isinstance(rec, dict):
-                return fail(f"{where}: a record is a JSON object")
+                return fail(_("{path}: a record is a JSON object").format(path=where))
             label = _("game {n}").format(n=number) if content.kind == RECORDS else _("analysing")
             try:
                 a = analyze_game(rec, samples=args.samples, seed=seed, jobs=args.jobs,

@@ -202,6 +202,19 @@ export function errorWords(err, names = []) {
   return t("The server refused this ({code}).", { code: String(c) });
 }
 
+/** Why the server closed the websocket (its close frame's English reason), in words: the
+ * reasons the server gives are known here; another is said without its English. */
+export function closeWords(reason) {
+  if (!reason) return "";
+  if (lang === "en") return t("Disconnected: {reason}", { reason });
+  const words = {
+    "message flood": t("Too many messages over the limit: disconnecting."),
+    "too slow: frames piled up unread": t("The connection was too slow to keep up; reconnecting."),
+    "API token revoked": t("The API token was revoked."),
+  };
+  return words[reason] || t("The server closed the connection; reconnecting.");
+}
+
 export const cardText = (card) => rankLabel(card) + SUIT_SYMBOL[card[1]];
 
 /** A card face. opts: {size: "small"|"tiny", button: true, legal, trump, onclick}. */
@@ -253,8 +266,10 @@ export async function api(path, options = {}) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.code ? errorWords(data) : t("The server answered {status}.", { status: res.status }));
-    err.code = data.code;
+    // (the HTTP API answers {"error": code, "message"}; a websocket error frame has "code")
+    const code = data.code || data.error;
+    const err = new Error(code ? errorWords({ ...data, code }) : t("The server answered {status}.", { status: res.status }));
+    err.code = code;
     err.detail = data.message;
     throw err;
   }

@@ -4,7 +4,7 @@
 // the core's reasons).  Modules: table/state.js (the frame), seats.js (seats around the
 // felt), cards.js (card art), motion.js (FLIP animations), panels.js (side panels and the
 // game-over screen), settings.js and sound.js.
-import { api, botName, cardWords, clear, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
+import { api, botName, cardWords, clear, closeWords, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
 import { number, t, tn } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
@@ -65,7 +65,7 @@ const socket = new TableSocket(tableId, {
   pong() {},
   status(s, reason) {
     ctx.connection = s;
-    if (s === "closed" && reason) toast(t("Disconnected: {reason}", { reason }), "error");
+    if (s === "closed" && reason) toast(closeWords(reason), "error");
     renderConnection();
   },
 });
