@@ -11,8 +11,8 @@ This package sits above the bots; nothing in the core or the bots imports it.
 
 from .analysis import (ANALYSIS_FORMAT, ANALYSIS_VERSION, DEFAULT_SAMPLES, MIN_LOSS, GameAnalysis,
                        analysis_of, analyze_game, annotate, decision_view, describe_mistake)
-from .evaluate import Evaluation, evaluate, evaluate_bid, evaluate_play
+from .evaluate import Evaluation, evaluate, evaluate_bid, evaluate_play, outcomes
 
 __all__ = ["analyze_game", "annotate", "analysis_of", "GameAnalysis", "describe_mistake", "decision_view",
-           "Evaluation", "evaluate", "evaluate_bid", "evaluate_play",
+           "Evaluation", "evaluate", "evaluate_bid", "evaluate_play", "outcomes",
            "ANALYSIS_FORMAT", "ANALYSIS_VERSION", "DEFAULT_SAMPLES", "MIN_LOSS"]
