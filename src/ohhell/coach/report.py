@@ -24,6 +24,13 @@ def _pm(se: float) -> str:
     return f"± {Z95 * se:.1f}"
 
 
+def _pts(x: float, sign: bool = False) -> str:
+    """Points as a whole number where they are one (a score), else to a tenth (luck, skill)."""
+    v = round(float(x), 1)
+    text = f"{v:+.1f}" if sign else f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
     """One row per seat, as the table shows it (strings)."""
     rows = []
@@ -34,8 +41,8 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
             "score": str(s["score"]),
             "cards": f"{s['cards']:.1f} {_pm(s['cards_se'])}" if "cards" in s else "-",
             "fall": f"{s['fall']:+.1f}" if "fall" in s else "-",
-            "luck": (f"{s['luck']:.1f} {_pm(s['luck_se'])}" if "luck_se" in s else str(s["luck"])) if "luck" in s else "-",
-            "skill": f"{s['skill']:+g}" if "skill" in s else "-",
+            "luck": (f"{s['luck']:.1f} {_pm(s['luck_se'])}" if "luck_se" in s else _pts(s["luck"])) if "luck" in s else "-",
+            "skill": _pts(s["skill"], sign=True) if "skill" in s else "-",
             "lost_bid": f"{s['lost_bid']:.1f} {_pm(s['lost_bid_se'])}",
             "lost_play": f"{s['lost_play']:.1f} {_pm(s['lost_play_se'])}",
             "lost": f"{s['lost']:.1f} {_pm(s['lost_se'])}",
@@ -52,8 +59,8 @@ _HEAD = {"seat": N_("seat"), "score": N_("score"), "cards": N_("cards"), "lost_b
 _NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
-         "luck: what the analysis bot scored with the same cards in a replay of the real deal "
-         "(one replay is a rough figure: --luck-replays N averages N, with an interval); "
+         "luck: what the analysis bot would have scored with the same cards in the real deal (the game "
+         "as it went up to the seat's first mistake of each hand, the best action there); "
          "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
          "point whose interval lies above zero.")
 
@@ -66,7 +73,7 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
             if "score" in r:
                 cell = f"{r['bid']}/{r['won']} {r['score']:>3}"
                 if "luck" in r:
-                    cell += f" (luck {r['luck']})"
+                    cell += f" (luck {_pts(r['luck'])})"
             else:
                 cell = _("unfinished")
             lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
