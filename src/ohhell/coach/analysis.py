@@ -306,7 +306,8 @@ class GameAnalysis:
       probability of each number of tricks; ``forced`` for a single legal action) and
       ``seats`` (``lost_bid``, ``lost_play`` with their ``_se``, ``mistakes``, and for a
       seat that bid ``cards`` and ``cards_se``, and for a finished hand ``bid``, ``won``,
-      ``score``, ``fall``, ``luck``, ``skill``);
+      ``score``, ``fall``, ``luck``, ``skill`` and ``luck_from`` (the index of the seat's first
+      mistake of the hand, where its luck leaves the real game; absent without one));
     * ``seats[s]``: the game's totals of the same, and ``top``: the largest mistakes, in words.
     """
 
