@@ -36,9 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("sampled deals per decision (default {n}; more is slower and surer)").format(n=DEFAULT_SAMPLES))
     p.add_argument("--seed", default="0", help=_("the analysis's seed (the same file and seed give the same analysis)"))
     p.add_argument("--jobs", type=_positive, default=1, metavar="N", help=_("use N processes (default 1)"))
-    p.add_argument("--no-luck", action="store_true", help=_("skip luck (the replays of each seat's cards)"))
-    p.add_argument("--luck-replays", type=_positive, default=1, metavar="N",
-                   help=_("average N replays for each luck (2 or more: with an interval; each costs about a tenth more)"))
+    p.add_argument("--no-luck", action="store_true",
+                   help=_("leave out luck and skill (what the best actions would have scored on the real cards)"))
     p.add_argument("--min-loss", type=float, default=MIN_LOSS, metavar="POINTS",
                    help=_("flag mistakes of at least this many points (default {n})").format(n=MIN_LOSS))
     p.add_argument("--top", type=_positive, default=5, metavar="N", help=_("mistakes to list per seat (default 5)"))
@@ -149,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 a = analyze_game(rec, samples=args.samples, seed=seed, jobs=args.jobs,
                                  progress=progress.start(label), luck=not args.no_luck,
-                                 min_loss=args.min_loss, top=args.top, luck_replays=args.luck_replays)
+                                 min_loss=args.min_loss, top=args.top)
             except OhHellError as e:
                 return fail(f"{where}: {e}")
             analyses.append((number, a))

@@ -93,8 +93,8 @@ _HEAD = {"seat": N_("seat"), "score": N_("score"), "cards": N_("cards"), "lost_b
 _NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
-         "luck: what the analysis bot scored with the same cards in a replay of the real deal "
-         "(one replay is a rough figure: --luck-replays N averages N, with an interval); "
+         "luck: what the analysis bot would have scored with the same cards in the real deal (the game "
+         "as it went up to the seat's first mistake of each hand, the best action there); "
          "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
          "point whose interval lies above zero.")
 
@@ -180,7 +180,7 @@ def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
 
 
 def _whole(x: float) -> str:
-    """A luck figure: whole when it is (one replay), else with one decimal."""
+    """Points as a whole number where they are one (a score), else to a tenth (luck, skill)."""
     return format_number(x, 0 if float(x).is_integer() else 1)
 
 
