@@ -520,10 +520,7 @@ function renderHandAndBids() {
   const trumpSuit = v.trump_card ? v.trump_card[1] : null;
   const cards = sortHand(v.hand, trumpSuit).map((card) => {
     const playable = playing && legal.has(card);
-    return face(card, {
-      button: true, playable, trump: card[1] === trumpSuit, why: playable ? null : whyNot(card),
-      onclick: () => (playable ? act(card) : refuse(card)),
-    });
+    return face(card, { button: true, playable, trump: card[1] === trumpSuit, why: playable ? null : whyNot(card) });
   });
   layoutHand(handBox, cards);
   handBox.classList.toggle("my-turn", playing);
@@ -610,7 +607,6 @@ function bidPanel(v, s, legal) {
         disabled: !canBid, "aria-disabled": canBid && !ok ? "true" : null,
         "aria-label": why ? t("Bid {bid}: not allowed. {why}", { bid: number(b), why }) : t("Bid {bid}", { bid: number(b) }),
         title: why || t("Bid {bid}", { bid: number(b) }),
-        onclick: () => (ok ? act(b) : refuse(b)),
       }, number(b)));
     }
     box.push(row);
@@ -804,6 +800,22 @@ document.addEventListener("keydown", (e) => {
 
 $("name").value = store.get("name") || "";
 $("last-trick-button").addEventListener("click", () => toggleLastTrick());
+// a card or a bid button chosen: played or bid if it may be now, else it says why (one
+// listener each for the hand and the bids, so the cards and buttons drawn carry none)
+$("hand").addEventListener("click", (e) => {
+  const node = e.target.closest && e.target.closest(".card[data-card]");
+  const v = view();
+  if (!node || !v) return;
+  const card = node.dataset.card;
+  if (v.phase === "play" && myTurn() && v.legal.map(String).includes(card)) act(card); else refuse(card);
+});
+$("bids").addEventListener("click", (e) => {
+  const node = e.target.closest && e.target.closest("button.bid[data-bid]");
+  const v = view();
+  if (!node || node.disabled || !v) return;
+  const bid = Number(node.dataset.bid);
+  if (v.phase === "bid" && myTurn() && v.legal.map(Number).includes(bid)) act(bid); else refuse(bid);
+});
 bindSettingsForm({ speed: $("speed"), sound: $("sound"), fourColour: $("four-colour"), note: $("motion-note") });
 onSettings(() => render());
 let resizeTimer = null;

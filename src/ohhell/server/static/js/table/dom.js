@@ -78,6 +78,10 @@ function morph(old, n) {
     if (old.nodeValue !== n.nodeValue) old.nodeValue = n.nodeValue;
     return;
   }
+  if (old.isEqualNode(n)) {   // the browser compares the whole subtree natively: most of a frame
+    adopt(old, n);
+    return;
+  }
   const attrs = n.attributes;
   for (let i = 0; i < attrs.length; i++) {
     const { name, value } = attrs[i];
@@ -93,16 +97,29 @@ function morph(old, n) {
     if (!n.hasAttribute(name)) gone.push(name);
   }
   for (const name of gone) old.removeAttribute(name);
-  // what a person may have changed since: a checkbox follows the frame again
-  if (old instanceof HTMLInputElement && (old.type === "checkbox" || old.type === "radio")) {
-    if (old.checked !== n.checked) old.checked = n.checked;
-  } else if (old instanceof HTMLInputElement && old !== document.activeElement && old.value !== n.value) old.value = n.value;
-  // the handlers drawn with the new node (they close over this frame's facts)
+  takeState(old, n);
+  patchChildren(old, [...n.childNodes]);
+}
+
+/** What attributes do not say: an input's state, and the handlers drawn with the new node
+ * (they close over this frame's facts). */
+function takeState(old, n) {
+  if (old.tagName === "INPUT") {   // what a person may have changed since: a checkbox follows the frame again
+    if (old.type === "checkbox" || old.type === "radio") {
+      if (old.checked !== n.checked) old.checked = n.checked;
+    } else if (old !== document.activeElement && old.value !== n.value) old.value = n.value;
+  }
+  if (!old._on && !n._on) return;
   const had = old._on || {};
   const fresh = n._on || {};
   for (const type of Object.keys(had)) if (!(type in fresh)) had[type] = null;
   for (const [type, fn] of Object.entries(fresh)) on(old, type, fn);
-  patchChildren(old, [...n.childNodes]);
+}
+
+/** ``old`` equals ``n``: only what attributes do not say is taken over, node by node. */
+function adopt(old, n) {
+  takeState(old, n);
+  for (let a = old.firstElementChild, b = n.firstElementChild; a && b; a = a.nextElementSibling, b = b.nextElementSibling) adopt(a, b);
 }
 
 /** Set a node's text only when it changes (an equal write still costs a restyle). */
