@@ -160,6 +160,7 @@ export function errorWords(err, names = []) {
   const c = err.code;
   const words = {
     no_table: t("There is no such table."),
+    event_player: t("You play in this duplicate event, and its tables play the same cards: you may watch the other tables once every table has finished."),
     not_your_turn: t("It is not your turn."),
     illegal: t("That is not allowed now."),
     bad_action: t("That is neither a bid nor a card."),

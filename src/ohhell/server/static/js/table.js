@@ -60,10 +60,11 @@ const socket = new TableSocket(tableId, {
     if (String(msg.code).startsWith("chat_")) return;   // the chat (js/chat.js) words its own refusals
     ctx.pending = false;
     onHelpError(msg);
-    const words = errorWords(msg, view() ? view().names : names());
+    const words = errorWords(msg, view() ? view().names : ctx.state ? names() : []);
     toast(words, "error");
     say(words);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
+    if (msg.code === "event_player") { socket.stopped = true; showRefused(words); }
     render();
   },
   pong() {},
@@ -693,6 +694,13 @@ function renderHandResult() {
         : "✗ " + t("bid {bid}, won {won}", { bid: number(h.bids[s]), won: number(h.tricks_won[s]) })),
       el("b", {}, `+${number(h.scores[s])}`));
   }))]);
+}
+
+/** A player of a running duplicate event asked to watch another table of it (the server says no). */
+function showRefused(words) {
+  clear(document.querySelector("main")).append(el("div", { class: "panel", id: "refused" },
+    el("h1", {}, t("Not while the event is running")), el("p", {}, words),
+    el("a", { href: "/" }, t("Back to the lobby"))));
 }
 
 function showMissing() {
