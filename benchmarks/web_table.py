@@ -43,6 +43,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections import Counter
 
 import httpx
 from playwright.sync_api import sync_playwright
@@ -145,21 +146,32 @@ def renderer_tasks(events: list[dict]) -> list[tuple[float, float]]:
     return max(tasks.values(), key=lambda ts: sum(c for _, c in ts))
 
 
-def play_game(browser, url: str) -> dict:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    cdp = ctx.new_cdp_session(page)
-    page.goto(url)
-    page.evaluate(OBSERVE)
-    page.fill("#name", "Bench")
-    page.click("button.join[data-seat='0']")
-    page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+def trace(cdp, page, action) -> list[dict]:
+    """The trace events (category ``toplevel``) recorded while ``action()`` runs."""
     events: list[dict] = []
     done: list[bool] = []
-    cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
-    cdp.on("Tracing.tracingComplete", lambda e: done.append(True))
+
+    def collect(e: dict) -> None:
+        events.extend(e["value"])
+
+    def complete(e: dict) -> None:
+        done.append(True)
+    cdp.on("Tracing.dataCollected", collect)
+    cdp.on("Tracing.tracingComplete", complete)
     cdp.send("Tracing.start", {"traceConfig": {"includedCategories": ["toplevel"]}, "transferMode": "ReportEvents"})
-    page.evaluate("() => { window.__long = []; window.__gap = 0; }")  # from the first bid on
+    try:
+        action()
+    finally:
+        cdp.send("Tracing.end")
+        while not done:
+            page.wait_for_timeout(100)
+        cdp.remove_listener("Tracing.dataCollected", collect)
+        cdp.remove_listener("Tracing.tracingComplete", complete)
+    return events
+
+
+def drive(page) -> dict:
+    """Play the person's seat with the keyboard until the game-over screen; the page's figures."""
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         turn = page.evaluate(TURN)
@@ -178,10 +190,32 @@ def play_game(browser, url: str) -> dict:
     page.wait_for_timeout(500)
     out = page.evaluate("() => ({long: window.__long, gap: window.__gap, renders: window.ohhell.renderTimes})")
     out["actions"] = page.evaluate("() => window.ohhell.state.game.n")
-    cdp.send("Tracing.end")
-    while not done:
-        page.wait_for_timeout(100)
+    return out
+
+
+IDLE_S = 3.0
+
+
+def play_game(browser, url: str) -> dict:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    page.goto(url)
+    page.fill("#name", "Bench")
+    page.click("button.join[data-seat='0']")
+    page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+    # the page while it waits for the person's first bid (the deal's motion over): only what
+    # the page itself keeps running (the turn ring) uses the main thread
+    page.wait_for_function("() => window.ohhell.state.game.view.legal.length > 0")
+    page.wait_for_timeout(1500)
+    idle = renderer_tasks(trace(cdp, page, lambda: time.sleep(IDLE_S)))
+    page.evaluate(OBSERVE)
+    page.evaluate("() => { window.__long = []; window.__gap = 0; }")  # from the first bid on
+    game: dict = {}
+    events = trace(cdp, page, lambda: game.update(drive(page)))
+    out = game
     out["tasks"] = renderer_tasks(events)
+    out["idle_cpu_per_s"] = sum(c for _, c in idle) / IDLE_S
     ctx.close()
     return out
 
@@ -202,6 +236,9 @@ def summary(games: list[dict]) -> dict:
     return {
         "games": len(games), "actions": sum(g["actions"] for g in games),
         "long": len(long), "long_per_game": [len(g["long"]) for g in games], "longest": max(long, default=0),
+        "long_play": sum(1 for g in games for x in g["long"] if x["phase"] == "play"),
+        "long_phases": dict(sorted(Counter(x["phase"] for g in games for x in g["long"]).items())),
+        "idle": max(g["idle_cpu_per_s"] for g in games),
         "tasks": len(tasks), "cpu_max": cpu[-1] if cpu else 0, "cpu_p99": cpu[int(len(cpu) * .99)] if cpu else 0,
         "cpu_over": sum(1 for c in cpu if c > LONG_MS),
         "cpu_over_25": sum(1 for c in cpu if c > 25),
@@ -256,12 +293,14 @@ def main() -> None:
     rows = [
         ("games (actions)", lambda s: f"{s['games']} ({s['actions']})"),
         ("long tasks over 50 ms, wall (Long Tasks API)", lambda s: f"{s['long']} {s['long_per_game']}, longest {s['longest']:.0f} ms"),
+        ("  by phase (play: during a trick)", lambda s: ", ".join(f"{k} {v}" for k, v in s["long_phases"].items()) or "none"),
         ("renderer main-thread tasks (trace)", lambda s: f"{s['tasks']}, {s['cpu_total'] / 1000:.1f} s CPU"),
         ("  over 50 ms wall: their CPU ms", lambda s: f"{s['long_trace']}: {s['long_trace_cpu'][:12]}"),
         ("  CPU per task: max / p99", lambda s: f"{s['cpu_max']:.1f} / {s['cpu_p99']:.1f} ms"),
         ("  tasks over 50 ms CPU / over 25 ms CPU", lambda s: f"{s['cpu_over']} / {s['cpu_over_25']}"),
         ("state frame handled: median / p90 / max", lambda s: f"{s['render_median']:.1f} / {s['render_p90']:.1f} / {s['render_max']:.1f} ms"),
         ("longest gap between animation frames", lambda s: f"{s['gap']:.0f} ms"),
+        ("waiting for your bid: main-thread CPU", lambda s: f"{s['idle']:.1f} ms a second (the most of any game)"),
     ]
     sums = {label: summary(games) for label, games in results.items()}
     width = max(len(r[0]) for r in rows)
