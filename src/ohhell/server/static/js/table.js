@@ -61,10 +61,10 @@ const socket = new TableSocket(tableId, {
     ctx.pending = false;
     onHelpError(msg);
     const words = errorWords(msg, view() ? view().names : ctx.state ? names() : []);
+    if (msg.code === "event_player") { socket.stopped = true; showRefused(words); say(words); return; }   // no toast: the page says it
     toast(words, "error");
     say(words);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
-    if (msg.code === "event_player") { socket.stopped = true; showRefused(words); }
     render();
   },
   pong() {},
