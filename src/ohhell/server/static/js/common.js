@@ -13,7 +13,7 @@ export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") on(node, k.slice(2), v);
     else if (k === "class") node.className = v;
     else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k === "style") node.style.cssText = v; // CSSOM: allowed under the strict CSP
@@ -25,6 +25,19 @@ export function el(tag, attrs = {}, ...children) {
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return node;
+}
+
+/** Handle ``type`` events on ``node`` with ``fn``, through one listener per type that calls
+ * the node's current handler: table/dom.js ``patch`` hands a kept node the handler of the
+ * node drawn in its place (a card's click plays it now, refuses it later). */
+export function on(node, type, fn) {
+  if (!node._on) node._on = {};
+  if (!(type in node._on)) node.addEventListener(type, relay);
+  node._on[type] = fn;
+}
+function relay(e) {
+  const fn = this._on && this._on[e.type];
+  return fn ? fn.call(this, e) : undefined;
 }
 
 export function clear(node) {
@@ -147,6 +160,7 @@ export function errorWords(err, names = []) {
   const c = err.code;
   const words = {
     no_table: t("There is no such table."),
+    event_player: t("You play in this duplicate event, and its tables play the same cards: you may watch the other tables once every table has finished."),
     not_your_turn: t("It is not your turn."),
     illegal: t("That is not allowed now."),
     bad_action: t("That is neither a bid nor a card."),

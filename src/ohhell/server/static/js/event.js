@@ -78,9 +78,13 @@ function renderLive(ev) {
     const yours = held && held[0] === tb.table;
     if (yours && guest && guest.token) store.set(`seat.${tb.id}`, guest.token);   // the table page finds the guest's seat
     const over = tb.status === "over";
-    list.append(el("li", {}, el("a", { href: tb.url }, t("Table {n}", { n: number(tb.table + 1) })), " · ",
-      over ? t("finished") : tn("playing, {done} of {n} hand done", "playing, {done} of {n} hands done", hands,
-        { done: number(tb.hands_finished) }),
+    const progress = over ? t("finished") : tn("playing, {done} of {n} hand done", "playing, {done} of {n} hands done", hands,
+      { done: number(tb.hands_finished) });
+    if (held && !yours && !ev.revealed) {   // the server lets no player watch another table while the event runs
+      list.append(el("li", {}, t("Table {n}", { n: number(tb.table + 1) }), " · ", progress));
+      continue;
+    }
+    list.append(el("li", {}, el("a", { href: tb.url }, t("Table {n}", { n: number(tb.table + 1) })), " · ", progress,
       " · ", yours && !over ? el("a", { href: tb.url, class: "play-link" }, t("Play at your table"))
         : el("a", { href: tb.url }, over ? t("See it") : t("Watch"))));
   }

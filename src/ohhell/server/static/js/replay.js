@@ -12,6 +12,8 @@ const $ = (id) => document.getElementById(id);
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 900;         // one step at 1×
 let record = null, steps = [], at = 0, timer = null, analysis = null;
+/** Whether a bot account (a program, through the bot API) held seat ``s``: the record's ``account_bots``. */
+const isBot = (s) => Array.isArray(record.account_bots) && record.account_bots.includes(s);
 
 /** Names as a list in words: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
 export function listWords(items) {
@@ -116,7 +118,9 @@ function show(i, { announce = true } = {}) {
   const trumpSuit = st.trump ? st.trump[1] : null;
   for (let s = 0; s < n; s++) {
     seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : ""), "data-seat": s },
-      el("strong", {}, names[s]), s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
+      el("strong", {}, names[s]),
+      isBot(s) ? el("span", { class: "pill bot-account", title: t("a program playing through the bot API") }, t("bot account")) : null,
+      s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
       el("div", { class: "small" }, t("bid {bid}", { bid: st.bids[s] === null ? "–" : number(st.bids[s]) }), " · ",
         t("won {won}", { won: number(st.won[s]) }), " · ",
         el("span", { class: "replay-total" }, t("total {total}", { total: number(st.totals[s]) }))),
@@ -230,7 +234,8 @@ async function main() {
   }
   document.title = t("Replay of game {game} · Oh Hell", { game: number(Number(gameNo)) });
   $("title").textContent = t("Game {game} at table {table}", { game: number(Number(gameNo)), table: decodeURIComponent(tableId) });
-  $("desc").textContent = shownNames(record).join(" · ");
+  // the seats programs played through the bot API (docs/bots-api.md) say so
+  $("desc").textContent = shownNames(record).map((name, s) => (isBot(s) ? t("{name} (bot)", { name }) : name)).join(" · ");
   // A friendly game (record.help, docs/server.md "Hints and undo") says so: a badge by the title.
   const helped = (record.help || []).map((h, s) => [h, s]).filter(([h]) => h.hints || h.undos);
   const helpWords = ([h, s]) => {
