@@ -50,6 +50,7 @@ import time
 from ohhell import Bid, Game, Rules
 from ohhell.bots import make, play_game
 from ohhell.coach import DEFAULT_SAMPLES, analyze_game, decision_view, evaluate
+from ohhell.coach.analysis import LUCK_METHOD
 
 LINEUPS = (("intermediate", "beginner", "intermediate", "beginner"),
            ("beginner", "intermediate", "beginner", "intermediate"),
@@ -64,13 +65,17 @@ def make_game(i: int, players: int) -> Game:
     return g
 
 
-def run_game(i: int, players: int, samples: int, deep: int, top: int, analysis_seed: int = 0) -> dict:
+def run_game(i: int, players: int, samples: int, deep: int, top: int, analysis_seed: int = 0,
+             replay: bool = True) -> dict:
     g = make_game(i, players)
     rec = g.record()
     t = time.perf_counter()
+    c = time.process_time()
     # analysis seed 0 is the historical one (the game's number), so older logs stay comparable
-    a = analyze_game(rec, samples=samples, seed=i + 1_000_003 * analysis_seed)
+    seed = i + 1_000_003 * analysis_seed
+    a = analyze_game(rec, samples=samples, seed=seed, trace=True)
     secs = time.perf_counter() - t
+    cpu = time.process_time() - c
     flagged = []
     for h, d in a.mistakes()[:top]:
         view, taken = decision_view(rec, h["hand"], d["index"])
@@ -86,15 +91,184 @@ def run_game(i: int, players: int, samples: int, deep: int, top: int, analysis_s
     seats = [{"score": s["score"], "luck": s.get("luck"), "cards": s.get("cards"), "fall": s.get("fall"),
               "lost": s["lost"], "lost_bid": s["lost_bid"], "lost_play": s["lost_play"],
               "lost_play_policy": s.get("lost_play_policy")} for s in a.seats]
-    return {"game": i, "players": players, "samples": samples, "deep": deep, "seconds": round(secs, 2),
-            "analysis_seed": analysis_seed, "flagged": flagged, "seats": seats}
+    line = {"game": i, "players": players, "samples": samples, "deep": deep, "seconds": round(secs, 2),
+            "cpu_seconds": round(cpu, 2), "analysis_seed": analysis_seed, "luck_method": LUCK_METHOD,
+            "flagged": flagged, "seats": seats, "trace": _trace(a)}
+    line["model"] = model_outcomes(g)
+    if replay:
+        t = time.process_time()
+        line["replay_luck"] = replay_lucks(g, a, samples, seed)
+        line["replay_cpu_seconds"] = round(time.process_time() - t, 2)
+        for s, row in enumerate(seats):
+            row["luck_replay"] = sum(hand[s] for hand in line["replay_luck"])
+    return line
+
+
+def _trace(a) -> list[dict]:
+    """Each finished hand's decisions, compactly: what the luck variants are computed from.
+    ``d``: [index, seat, kind (0 bid, 1 card), taken, best, policy (-1: none), loss, loss_se,
+    loss_policy, loss_policy_se, real outcome of each legal action, expected score of each]; forced decisions are left out (they cost
+    nothing in any variant)."""
+    out = []
+    for h in a.hands:
+        if not h["finished"]:
+            continue
+        ds = []
+        for d in h["decisions"]:
+            if d.get("forced"):
+                continue
+            labels = [v["action"] for v in d["values"]]
+            ds.append([d["index"], d["seat"], 0 if d["kind"] == "bid" else 1, labels.index(d["action"]),
+                       labels.index(d["best"]), labels.index(d["policy"]) if "policy" in d else -1,
+                       d["loss"], d["loss_se"], d.get("loss_policy", 0.0), d.get("loss_policy_se", 0.0),
+                       d["real"], [v["mean"] for v in d["values"]]])
+        out.append({"hand": h["hand"], "scores": [r["score"] for r in h["seats"]], "d": ds})
+    return out
+
+
+def continuation_lucks(line: dict, replays: int, samples: int) -> list[float]:
+    """Each seat's luck by the anchored replay that the analysis's luck approximates: per hand,
+    the real game up to the seat's first flagged mistake; there the analysis's best action;
+    then the rest of the hand played with the analysis bot in the seat (each card the best of
+    ``samples`` sampled deals, from its own view) and the heuristic's cards (the other seats'
+    real bids, the nearest legal) for the others; the mean of ``replays`` such continuations
+    (they differ by the analysis bot's sampling).  The score where the seat made no mistake."""
+    from ohhell.bots.heuristic import HeuristicBot
+    from ohhell.coach import evaluate_play
+    from ohhell.coach.analysis import _at_hand, _hands_actions
+    g = make_game(line["game"], line["players"])
+    actions = _hands_actions(g)
+    n = g.players
+    total = [0.0] * n
+    others = HeuristicBot()
+    for hi, hand in enumerate(line["trace"]):
+        k = hand["hand"]
+        hr = g.past_hands[k]
+        first: dict = {}
+        taken_of: dict = {}
+        for idx, seat, kind, taken, best, policy, loss, se, lp, lps, real, _m in hand["d"]:
+            if seat not in first and taken != best and loss - Z95 * se > 0 and loss >= 0.5:
+                first[seat] = (idx, best)
+                taken_of[seat] = taken
+        for s in range(n):
+            if s not in first:
+                total[s] += hand["scores"][s]
+                continue
+            idx, best = first[s]
+            start = _at_hand(g, k, actions)
+            for seat, act in actions[k][:idx]:
+                start.apply(act, seat)
+            outs = []
+            seat_at, act_at = actions[k][idx]
+            assert seat_at == s and start.legal_actions(s)[taken_of[s]] == act_at, "legal actions out of order"
+            for r in range(replays):
+                cur = start.copy()
+                cur.apply(cur.legal_actions(s)[best], s)
+                rng = random.Random(f"continuation/{line['game']}/{k}/{s}/{r}")
+                while cur.hand_index == k and not cur.is_over:
+                    p = cur.to_act
+                    assert p is not None
+                    if cur.phase_name == "bid":
+                        act = _nearest_bid(cur, p, hr.bids[p])
+                    elif p == s:
+                        ev = evaluate_play(cur.view(p), samples, rng)
+                        act = ev.actions[ev.best]
+                    else:
+                        act = others.decide(cur.view(p)).action
+                    cur.apply(act, p)
+                outs.append(cur.past_hands[k].scores[s])
+            total[s] += sum(outs) / len(outs)
+    return total
+
+
+def model_outcomes(g: Game) -> list[list[list[int]]]:
+    """For every finished hand and every point of it (before each action, and at its end):
+    every seat's score if the rest of the hand were played out on the real cards by the
+    heuristic policy (the analysis's model of play), with the bids as they were made.  At the
+    end this is the real score; between two actions, the change is what that action did to
+    each seat's outcome in the model (for the deciding seat, ``real[taken]`` of its decision)."""
+    from ohhell.bots.policy import heuristic_playout
+    from ohhell.coach.analysis import _at_hand, _hands_actions
+    from ohhell.fast import HandState
+    from ohhell.scoring import hand_scores
+    actions = _hands_actions(g)
+    out = []
+    for k, hr in enumerate(g.past_hands):
+        cur = _at_hand(g, k, actions)
+        n, h = g.players, hr.hand_size
+        gone0 = 1 << int(hr.trump_card) if hr.trump_card is not None else 0
+        rows = []
+        for step in range(len(actions[k]) + 1):
+            if step == len(actions[k]):
+                rows.append(list(hr.scores))
+                break
+            hands = [cur.hand_mask(s) for s in range(n)]
+            if cur.phase_name == "bid":
+                st = HandState(hands, hr.trump, (hr.dealer + 1) % n, hand_size=h, bids=list(hr.bids),
+                               must_trump=g.rules.must_trump)
+            else:
+                st = HandState.from_view(cur.view(cur.to_act), hands)
+            won = heuristic_playout(st, gone0, g.rules.missed_bid_scores_tricks)
+            rows.append(list(hand_scores(hr.bids, won, h, g.rules)))
+            seat, act = actions[k][step]
+            cur.apply(act, seat)
+        out.append(rows)
+    return out
+
+
+# --- the luck of the earlier analyses: a fresh replay of each hand (for comparison) -------------
+
+def _nearest_bid(g: Game, seat: int, want: int):
+    legal = [x for x in g.legal_actions(seat) if isinstance(x, Bid)]
+    return min(legal, key=lambda x: (abs(x.tricks - want), x.tricks))
+
+
+def replay_luck(start: Game, k: int, seat: int, best_bid: int, bids, order, samples: int,
+                seed: "int | str", replay: int = 0) -> int:
+    """The luck of the analyses before 2026-12 (``luck_replays`` 1): the score the analysis
+    bot makes in ``seat`` in a fresh replay of hand ``k``'s real deal.  It bids ``best_bid``
+    (the analysis's best bid), every other seat keeps its bid (the nearest legal one, should
+    the hook now forbid it), and it plays each card as the analysis rates best from its own
+    view (``samples`` deals a card), while the other seats play the heuristic's cards."""
+    from ohhell.bots.heuristic import HeuristicBot
+    from ohhell.coach import evaluate_play
+    g = start.copy()
+    for s in order:
+        g.apply(_nearest_bid(g, s, best_bid if s == seat else bids[s]), s)
+    others = HeuristicBot()
+    rng = random.Random(f"{seed}/{k}/luck/{seat}" + (f"/{replay}" if replay else ""))
+    while g.hand_index == k and not g.is_over:
+        p = g.to_act
+        assert p is not None
+        v = g.view(p)
+        if p == seat:
+            ev = evaluate_play(v, samples, rng)
+            act = ev.actions[ev.best]
+        else:
+            act = others.decide(v).action
+        g.apply(act, p)
+    return int(g.past_hands[k].scores[seat])
+
+
+def replay_lucks(g: Game, a, samples: int, seed: "int | str") -> list[list[int]]:
+    """Every finished hand's replay luck of every seat, as the earlier analyses worked it out
+    (``samples // 3`` deals a card, at least 16)."""
+    from ohhell.coach.analysis import _at_hand, _hands_actions
+    actions = _hands_actions(g)
+    out = []
+    for k, hr in enumerate(g.past_hands):
+        start = _at_hand(g, k, actions)
+        bids = {d["seat"]: int(d["best"]) for d in a.hands[k]["decisions"] if d["kind"] == "bid"}
+        out.append([replay_luck(start, k, s, bids[s], hr.bids, hr.order, max(16, samples // 3), seed)
+                    for s in range(g.players)])
+    return out
 
 
 def luck_spread(games: int, players: int, samples: int) -> dict:
     """How much one luck replay depends on the analysis's own sampling: each seat's luck of
     each hand replayed with two seeds (the analysis bot's card choices are estimates, so a
     close card can go either way)."""
-    from ohhell.coach.analysis import _at_hand, _hands_actions, _luck
+    from ohhell.coach.analysis import _at_hand, _hands_actions
     diffs = []
     per_game: dict = {}
     for i in range(games):
@@ -108,8 +282,8 @@ def luck_spread(games: int, players: int, samples: int) -> dict:
                 ev = evaluate(view, samples, random.Random(f"{i}/{k}/{j}"))
                 best = int(ev.actions[ev.best].tricks)  # type: ignore[attr-defined]
                 ls = max(16, samples // 3)
-                a = _luck(start, k, s, best, hr.bids, hr.order, ls, "seed-a")
-                b = _luck(start, k, s, best, hr.bids, hr.order, ls, "seed-b")
+                a = replay_luck(start, k, s, best, hr.bids, hr.order, ls, "seed-a")
+                b = replay_luck(start, k, s, best, hr.bids, hr.order, ls, "seed-b")
                 diffs.append(a - b)
                 per_game[(i, s)] = per_game.get((i, s), 0) + a - b
         print(f"luck spread, game {i}: {len(diffs)} seat-hands so far", file=sys.stderr, flush=True)
@@ -189,6 +363,9 @@ def report(lines: list[dict]) -> dict:
         out["seat_games"] = len(rows)
         if have_cards and all(s.get("lost_play_policy") is not None for ln in lines for s in ln["seats"]):
             out["policy_split"] = policy_split(lines)
+        if sum(1 for ln in lines if "trace" in ln) >= 3:
+            out["luck_fits"] = luck_fits(lines)
+            out["calibration"] = calibration(lines)
     return out
 
 
@@ -237,6 +414,272 @@ def _centred_seats(lines: list[dict], keys: "tuple[str, ...]") -> dict:
             for seat, v in enumerate(vals):
                 out.setdefault((ln["game"], seat), []).append(v - m)
     return out
+
+
+# --- luck plus skill: every definition of luck, on the same games ------------------------------------
+
+Z95 = 1.959964
+
+
+def luck_variants(line: dict, min_loss: float = 0.5) -> list[dict]:
+    """Each seat's luck by every definition compared, and its points lost both ways, from a
+    game's trace (``run_game``).  ``cost(ref) = real[ref] - real[taken]`` is what a reference
+    action would have scored on the real cards against the action taken (the rest of the hand
+    played out by the heuristic policy), ``gain = loss - loss_policy`` the analysis's
+    expected gain of its best card over the policy's card.  Per hand:
+
+    * ``first_best`` (the analysis's luck since 2026-12, ``+gain``): the real game up to the
+      seat's first decision that differed from the analysis's best; there ``real[best]``
+      (the score where none differed); with ``+gain`` plus the gains of the seat's later cards;
+      ``_significant``: the first decision whose loss is significant (95% interval above 0);
+    * ``first_policy``: the same with the policy's card as the cards' reference (the best bid
+      for the bid): then every later step telescopes exactly; paired with the losses against
+      the policy's card (``lost_policy``), or with ``+gain`` (all of the hand's cards) with the
+      points lost, the same split;
+    * ``chain_best`` / ``chain_policy``: the score plus ``cost`` of every decision of the seat
+      against the reference (re-anchored at each one; against the best card they count the
+      same gain over and over along a hand);
+    * ``replay`` (the analyses' luck before 2026-12): a fresh replay of each hand.
+
+    Also each seat's ``chance`` under ``first_policy`` split into ``own`` (expected minus real
+    effect of its decisions from the first divergence) and ``others`` (the other seats' play
+    after it, where it differed from the policy's).
+    """
+    n = len(line["seats"])
+    out = []
+    for s in range(n):
+        row = line["seats"][s]
+        o = {"score": float(row["score"]), "lost": row["lost"],
+             "lost_policy": row["lost_bid"] + (row["lost_play_policy"] or 0.0), "cards": row.get("cards"),
+             "replay": row.get("luck_replay"), "continuation": row.get("luck_continuation")}
+        for key in ("chain_best", "chain_best_significant", "chain_policy", "chain_policy+gain", "first_best",
+                    "first_best+gain", "first_best_significant+gain", "first_best_significant",
+                    "first_best_flagged+gain", "first_policy", "first_policy+gain", "chance_before", "chance_at",
+                    "chance_after", "chance_others"):
+            o[key] = 0.0
+        out.append(o)
+    for hi, hand in enumerate(line["trace"]):
+        model = line["model"][hi] if "model" in line else None
+        by_seat: dict = {s: [] for s in range(n)}
+        for d in hand["d"]:
+            by_seat[d[1]].append(d)
+        for s in range(n):
+            o = out[s]
+            score = hand["scores"][s]
+            ds = by_seat[s]
+            gains = [0.0 if d[2] == 0 else d[6] - d[8] for d in ds]
+            tb = tp = tsig = tflag = None
+            for j, (idx, _seat, kind, taken, best, policy, loss, se, lp, lps, real, _m) in enumerate(ds):
+                if model is not None:
+                    assert abs(real[taken] - model[idx + 1][s]) < 1e-6, (line["game"], hi, idx)
+                ref = best if kind == 0 else policy
+                o["chain_best"] += real[best] - real[taken]
+                if loss - Z95 * se > 0:
+                    o["chain_best_significant"] += real[best] - real[taken]
+                o["chain_policy"] += real[ref] - real[taken]
+                o["chain_policy+gain"] += real[ref] - real[taken] + gains[j]
+                if tb is None and taken != best:
+                    tb = j
+                if tsig is None and taken != best and loss - Z95 * se > 0:
+                    tsig = j
+                if tflag is None and taken != best and loss - Z95 * se > 0 and loss >= min_loss:
+                    tflag = j
+                if tp is None and taken != ref:
+                    tp = j
+            def first(t, use_policy):
+                if t is None:
+                    return float(score)
+                d = ds[t]
+                return d[10][d[4] if d[2] == 0 or not use_policy else d[5]]
+            o["first_best"] += first(tb, False)
+            o["first_best+gain"] += first(tb, False) + (sum(gains[tb + 1:]) if tb is not None else 0.0)
+            o["first_best_significant+gain"] += first(tsig, False) + (sum(gains[tsig + 1:]) if tsig is not None else 0.0)
+            o["first_best_significant"] += first(tsig, False)
+            o["first_best_flagged+gain"] += first(tflag, False) + (sum(gains[tflag + 1:]) if tflag is not None else 0.0)
+            o["first_policy"] += first(tp, True)
+            o["first_policy+gain"] += first(tp, True) + sum(gains)
+            # The exact split of the analysis's luck (first flagged mistake, + later gains):
+            # score - luck + lost = before + at + after + others
+            if tflag is None:
+                o["chance_before"] += sum(d[6] for d in ds)
+            else:
+                d = ds[tflag]
+                real, taken, best = d[10], d[3], d[4]
+                o["chance_before"] += sum(x[6] for x in ds[:tflag])
+                o["chance_at"] += d[6] - (real[best] - real[taken])
+                later_cost = 0.0
+                for x in ds[tflag + 1:]:
+                    rl, tk, pol = x[10], x[3], x[5]
+                    o["chance_after"] += x[8] - (rl[pol] - rl[tk])
+                    later_cost += rl[pol] - rl[tk]
+                o["chance_others"] += score - real[taken] + later_cost
+    for o in out:
+        o["chain_best"] += o["score"]
+        o["chain_best_significant"] += o["score"]
+        o["chain_policy"] += o["score"]
+        o["chain_policy+gain"] += o["score"]
+    return out
+
+
+#: (label, luck, points lost) compared in the luck-plus-skill report.
+LUCK_PAIRS = (("replay luck (before), points lost", "replay", "lost"),
+              ("anchored replay, the analysis bot after the first mistake; points lost", "continuation", "lost"),
+              ("first divergence from the best, + later gains; points lost", "first_best+gain", "lost"),
+              ("first significant divergence, + later gains; points lost", "first_best_significant+gain", "lost"),
+              ("first flagged mistake, + later gains; points lost", "first_best_flagged+gain", "lost"),
+              ("first significant divergence; points lost", "first_best_significant", "lost"),
+              ("first divergence from the best; points lost", "first_best", "lost"),
+              ("first divergence from the policy; losses against the policy", "first_policy", "lost_policy"),
+              ("first divergence from the policy, + gains; points lost", "first_policy+gain", "lost"),
+              ("every decision against the policy; losses against the policy", "chain_policy", "lost_policy"),
+              ("every decision against the policy, + gains; points lost", "chain_policy+gain", "lost"),
+              ("every decision against the best; points lost", "chain_best", "lost"),
+              ("every significant loss against the best; points lost", "chain_best_significant", "lost"),
+              ("cards, points lost", "cards", "lost"))
+
+
+def calibration(lines: list[dict], boot: int = 2000, seed: int = 5) -> dict:
+    """Points lost against what they cost on the real cards, decision by decision: for every
+    decision where the action taken was not the analysis's best, its ``loss`` (expected, from
+    the seat's information) and ``real[best] - real[taken]`` (on the real deal, the rest of
+    the hand played out by the heuristic); by kind, and for the flagged mistakes.  Calibrated
+    losses have equal means.  95% intervals by bootstrap over games."""
+    import numpy as np
+    groups = {("bid", False): [], ("bid", True): [], ("play", False): [], ("play", True): [],
+              ("play against the policy", False): []}
+    per_game = []
+    for ln in lines:
+        if "trace" not in ln:
+            continue
+        rows: dict = {k: [] for k in groups}
+        for hand in ln["trace"]:
+            for idx, seat, kind, taken, best, policy, loss, se, lp, lps, real, _m in hand["d"]:
+                name = "bid" if kind == 0 else "play"
+                if taken != best:
+                    rows[(name, False)].append((loss, real[best] - real[taken]))
+                    if loss >= 0.5 and loss - Z95 * se > 0:
+                        rows[(name, True)].append((loss, real[best] - real[taken]))
+                if kind == 1 and taken != policy:
+                    rows[("play against the policy", False)].append((lp, real[policy] - real[taken]))
+        per_game.append(rows)
+    out = {}
+    rng = np.random.default_rng(seed)
+    picks = [rng.integers(0, len(per_game), len(per_game)) for _ in range(boot)]
+    for key in groups:
+        def means(idx):
+            xs = [x for i in idx for x in per_game[i][key]]
+            a = np.array(xs) if xs else np.zeros((0, 2))
+            return np.array([a[:, 0].mean(), a[:, 1].mean()]) if len(a) else np.array([np.nan, np.nan])
+        est = means(range(len(per_game)))
+        bs = np.array([means(p) for p in picks])
+        lo, hi = np.nanpercentile(bs, 2.5, axis=0), np.nanpercentile(bs, 97.5, axis=0)
+        label = key[0] + (", flagged mistakes" if key[1] else "")
+        out[label] = {"decisions": sum(len(g[key]) for g in per_game),
+                      "expected": [round(float(est[0]), 2), round(float(lo[0]), 2), round(float(hi[0]), 2)],
+                      "real": [round(float(est[1]), 2), round(float(lo[1]), 2), round(float(hi[1]), 2)]}
+    return out
+
+
+def luck_fits(lines: list[dict], boot: int = 2000, seed: int = 5) -> dict:
+    """For every (luck, lost) pair of :data:`LUCK_PAIRS`: the least-squares fit
+    ``score - avg = a (luck - avg) - b (lost - avg)`` (each against its table's average), its
+    R^2 and residual spread, the spread of the scores, and the exact split (a = b = 1): its R^2,
+    the spread of what it leaves (``chance = score - luck + lost``, centred) and that chance's
+    mean.  95% intervals by bootstrap over games."""
+    import numpy as np
+    lines = [ln for ln in lines if "trace" in ln]
+    per_game = [luck_variants(ln) for ln in lines]
+    out: dict = {"games": len(lines), "seat_games": sum(len(v) for v in per_game)}
+    rng = np.random.default_rng(seed)
+    picks = [rng.integers(0, len(lines), len(lines)) for _ in range(boot)]
+    for label, lk, lo_key in LUCK_PAIRS:
+        if any(o[lk] is None for v in per_game for o in v):
+            continue
+        rows = []      # per game: array (seats, 3): score, luck, lost, centred; and raw chance
+        raw = []
+        for v in per_game:
+            m = np.array([[o["score"], o[lk], o[lo_key]] for o in v], dtype=float)
+            raw.append(m[:, 0] - m[:, 1] + m[:, 2])
+            rows.append(m - m.mean(axis=0))
+
+        def stats(idx):
+            M = np.concatenate([rows[i] for i in idx])
+            y, x1, x2 = M[:, 0], M[:, 1], -M[:, 2]
+            X = np.stack([x1, x2], axis=1)
+            coef = np.linalg.lstsq(X, y, rcond=None)[0]
+            res = y - X @ coef
+            sst = float((y ** 2).sum())
+            exact = y - x1 - x2
+            ch = np.concatenate([raw[i] for i in idx])
+            return np.array([coef[0], coef[1], 1 - float((res ** 2).sum()) / sst,
+                             float(np.sqrt((res ** 2).sum() / max(1, len(y) - 2))), float(np.sqrt(sst / len(y))),
+                             1 - float((exact ** 2).sum()) / sst, float(np.sqrt((exact ** 2).mean())),
+                             float(ch.mean()), float(np.corrcoef(y, x1)[0, 1])])
+
+        est = stats(list(range(len(lines))))
+        bs = np.array([stats(p) for p in picks])
+        lo, hi = np.percentile(bs, 2.5, axis=0), np.percentile(bs, 97.5, axis=0)
+        names = ("a", "b", "r2", "residual_sd", "score_sd", "r2_exact", "chance_sd", "chance_mean", "corr_luck")
+        out[label] = {k: [round(float(est[j]), 3), round(float(lo[j]), 3), round(float(hi[j]), 3)]
+                      for j, k in enumerate(names)}
+    # What the exact split of the analysis's luck leaves, by where it comes from (centred per
+    # table; the four add up to score - luck + lost)
+    parts = {}
+    for key in ("chance_before", "chance_at", "chance_after", "chance_others"):
+        xs = []
+        for v in per_game:
+            vals = [o[key] for o in v]
+            m = sum(vals) / len(vals)
+            xs += [x - m for x in vals]
+        parts[key + "_sd"] = round(float(np.sqrt(np.mean(np.square(xs)))), 2)
+        parts[key + "_mean"] = round(float(np.mean([o[key] for v in per_game for o in v])), 2)
+    # skill = score - luck against the points lost: a slope of -1 is a point of skill per point lost
+    for label, lk, lo_key in LUCK_PAIRS:
+        if label not in out:
+            continue
+        cols = []
+        for v in per_game:
+            m = np.array([[o["score"] - o[lk], o[lo_key]] for o in v], dtype=float)
+            cols.append(m - m.mean(axis=0))
+
+        def slope(idx):
+            M = np.concatenate([cols[i] for i in idx])
+            c = float((M[:, 0] * M[:, 1]).sum() / (M[:, 1] ** 2).sum())
+            r2 = 1 - float(((M[:, 0] - c * M[:, 1]) ** 2).sum() / (M[:, 0] ** 2).sum())
+            return np.array([c, r2])
+        est = slope(list(range(len(lines))))
+        bs = np.array([slope(p) for p in picks])
+        lo, hi = np.percentile(bs, 2.5, axis=0), np.percentile(bs, 97.5, axis=0)
+        out[label]["skill_on_lost"] = [round(float(est[0]), 3), round(float(lo[0]), 3), round(float(hi[0]), 3)]
+        out[label]["skill_on_lost_r2"] = [round(float(est[1]), 3), round(float(lo[1]), 3), round(float(hi[1]), 3)]
+    out["chance_parts"] = parts
+    return out
+
+
+def print_luck_table(fits: dict) -> None:
+    """The luck-plus-skill comparison as a Markdown table (BENCHMARKS.md's form)."""
+    def f(v, d=2):
+        return f"{v[0]:.{d}f} ({v[1]:.{d}f} to {v[2]:.{d}f})"
+    print(f"{fits['games']} games, {fits['seat_games']} seat-games; 95% intervals by bootstrap over games\n")
+    print("| luck, points lost | a | b | R² | residual spread | score spread | R² with a = b = 1 | "
+          "spread of score − luck + lost | its mean | correlation of luck with the score | "
+          "skill on points lost: slope |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, *_ in LUCK_PAIRS:
+        r = fits.get(label)
+        if r is None:
+            continue
+        print(f"| {label} | {f(r['a'])} | {f(r['b'])} | {f(r['r2'])} | {f(r['residual_sd'], 1)} | "
+              f"{f(r['score_sd'], 1)} | {f(r['r2_exact'])} | {f(r['chance_sd'], 1)} | {f(r['chance_mean'], 1)} | "
+              f"{f(r['corr_luck'])} | {f(r['skill_on_lost'])} |")
+    parts = fits.get("chance_parts")
+    if parts:
+        print("\nWhat score − luck + lost is made of (the analysis's luck), per seat-game: mean and spread")
+        for key, words in (("chance_before", "losses before the first mistake"),
+                           ("chance_at", "the first mistake: expected minus real cost"),
+                           ("chance_after", "later cards: expected minus real cost, against the heuristic's card"),
+                           ("chance_others", "the other seats' play after the mistake")):
+            print(f"- {words}: {parts[key + '_mean']:+.1f}, spread {parts[key + '_sd']:.1f}")
 
 
 def reliability(lines_a: list[dict], lines_b: list[dict], boot: int = 2000, seed: int = 5) -> dict:
@@ -316,11 +759,40 @@ def main(argv=None) -> int:
     p.add_argument("--reliability", action="store_true",
                    help="with two --log files of the same games analysed with different --analysis-seed: "
                         "luck plus skill fitted past the analysis's own noise, and stop")
+    p.add_argument("--no-replay", action="store_true",
+                   help="skip the earlier analyses' replay luck (about a tenth of the time), kept for comparison")
+    p.add_argument("--luck-table", action="store_true",
+                   help="after the summary, the luck-plus-skill comparison as a Markdown table")
+    p.add_argument("--continuations", type=int, default=0, metavar="K",
+                   help="instead: for the games of the first --log, each seat's luck by K anchored replays with the "
+                        "analysis bot in the seat after its first mistake (written to the second --log, resumed)")
+    p.add_argument("--continuation-log", default=None, metavar="PATH",
+                   help="with --report: also compare the luck of --continuations' log")
     p.add_argument("--luck-spread", type=int, default=0, metavar="GAMES",
                    help="instead: replay each seat's luck with two seeds over this many games")
     args = p.parse_args(argv)
     if args.luck_spread:
         print(json.dumps(luck_spread(args.luck_spread, args.players, args.samples), indent=1))
+        return 0
+    if args.continuations:
+        if len(args.log) != 2:
+            print("--continuations needs two --log files: the games, and where the continuations go", file=sys.stderr)
+            return 2
+        with open(args.log[0]) as f:
+            games = [json.loads(x) for x in f if x.strip()]
+        done = set()
+        if os.path.exists(args.log[1]):
+            with open(args.log[1]) as f:
+                done = {json.loads(x)["game"] for x in f if x.strip()}
+        for ln in games:
+            if ln["game"] in done or "trace" not in ln:
+                continue
+            t = time.process_time()
+            lucks = continuation_lucks(ln, args.continuations, max(16, ln["samples"] // 3))
+            with open(args.log[1], "a") as f:
+                f.write(json.dumps({"game": ln["game"], "replays": args.continuations, "luck": lucks,
+                                    "cpu_seconds": round(time.process_time() - t, 2)}) + "\n")
+            print(f"game {ln['game']}: continuations {time.process_time() - t:.1f} s CPU", flush=True)
         return 0
     if args.reliability:
         if len(args.log) != 2:
@@ -351,7 +823,8 @@ def main(argv=None) -> int:
         for i in range(args.first, args.games):
             if i in done:
                 continue
-            ln = run_game(i, args.players, args.samples, args.deep, args.top, args.analysis_seed)
+            ln = run_game(i, args.players, args.samples, args.deep, args.top, args.analysis_seed,
+                          replay=not args.no_replay)
             with open(args.log[0], "a") as f:
                 f.write(json.dumps(ln) + "\n")
             lines.append(ln)
@@ -359,7 +832,26 @@ def main(argv=None) -> int:
             print(f"game {i}: {ln['seconds']:.1f} s, {sum(x['agree'] for x in ln['flagged'])}/{len(ln['flagged'])} "
                   f"agree; so far {r['agree']}/{r['flagged']} ({100 * (r['agreement'] or 0):.1f}%, "
                   f"95% {100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%)", flush=True)
-    print(json.dumps(report(lines), indent=1))
+    if args.continuation_log:
+        with open(args.continuation_log) as f:
+            cont = {c["game"]: c for c in (json.loads(x) for x in f if x.strip())}
+        for ln in lines:
+            c = cont.get(ln["game"])
+            if c is not None:
+                for row, v in zip(ln["seats"], c["luck"]):
+                    row["luck_continuation"] = v
+        lines = [ln for ln in lines if ln["game"] in cont]
+    r = report(lines)
+    print(json.dumps(r, indent=1))
+    if args.luck_table and "luck_fits" in r:
+        print()
+        print_luck_table(r["luck_fits"])
+        print("\n| decisions not the best | count | points lost (expected) | cost on the real cards |")
+        print("|---|---|---|---|")
+        for label, c in r["calibration"].items():
+            e, x = c["expected"], c["real"]
+            print(f"| {label} | {c['decisions']} | {e[0]:.2f} ({e[1]:.2f} to {e[2]:.2f}) | "
+                  f"{x[0]:.2f} ({x[1]:.2f} to {x[2]:.2f}) |")
     return 0
 
 

@@ -33,7 +33,16 @@ class OhHellError(ValueError):
 
 
 class RulesError(OhHellError):
-    """A rules configuration that makes no sense, e.g. 8 players."""
+    """A rules configuration that makes no sense, e.g. 8 players.
+
+    ``code`` and ``facts``, where set, say why for a front end to word in its reader's
+    language (:func:`ohhell.text.rules_words`); the message is the English.
+    """
+
+    def __init__(self, message: str, *, code: "str | None" = None, facts: "dict | None" = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = dict(facts or {})
 
 
 class CardError(OhHellError):

@@ -98,7 +98,8 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be a whole number from 3 to 7, not {show(players)}")
         if not 3 <= players <= 7:
-            raise RulesError(f"players must be 3 to 7, not {show(players)}")
+            raise RulesError(f"players must be 3 to 7, not {show(players)}", code="players",
+                             facts={"players": players})
         if schedule is not None and schedule not in SCHEDULES:
             raise RulesError(f"unknown schedule {show(schedule)}; choose one of {', '.join(SCHEDULES)}")
         if hand_sizes is None:
@@ -112,17 +113,21 @@ class Rules:
             except TypeError:
                 raise RulesError(f"hand_sizes must be a list of whole numbers, not {show(hand_sizes)}") from None
             if not sizes:
-                raise RulesError("hand_sizes is empty: a game needs at least one hand")
+                raise RulesError("hand_sizes is empty: a game needs at least one hand", code="no_hand_sizes")
             for h in sizes:
                 if isinstance(h, bool) or not isinstance(h, int):
                     raise RulesError(f"hand_sizes must hold whole numbers, not {show(h)}")
                 if h < 1:
-                    raise RulesError(f"hand size {show(h)} is impossible: every player needs at least one card")
+                    raise RulesError(f"hand size {show(h)} is impossible: every player needs at least one card",
+                                     code="hand_size_too_small", facts={"size": h})
                 if h * players > 52:
                     if h > 52:
-                        raise RulesError(f"hand size {show(h)} is larger than the deck")
+                        raise RulesError(f"hand size {show(h)} is larger than the deck", code="hand_size_too_large",
+                                         facts={"size": h, "players": players, "most": 52 // players})
                     raise RulesError(f"hand size {h} with {players} players needs {h * players} cards; "
-                                     f"the deck has 52 (at most {52 // players} cards each)")
+                                     f"the deck has 52 (at most {52 // players} cards each)",
+                                     code="hand_size_too_large", facts={"size": h, "players": players,
+                                                                        "most": 52 // players})
             if schedule is None:
                 schedule = next((s for s in SCHEDULES[:-1] if schedule_sizes(s, players) == sizes), "custom")
             elif schedule != "custom" and schedule_sizes(schedule, players) != sizes:
@@ -139,7 +144,8 @@ class Rules:
                 raise RulesError(f"{name} must be true or false, not {show(value)}")
         if hook and simultaneous_bidding:
             raise RulesError("the hook cannot be combined with simultaneous bidding: "
-                             "with simultaneous bids there is no last bidder for the hook to restrict")
+                             "with simultaneous bids there is no last bidder for the hook to restrict",
+                             code="hook_simultaneous")
         setattr_ = object.__setattr__
         setattr_(self, "players", players)
         setattr_(self, "schedule", schedule)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .cards import Card, parse_card
-from .errors import CardError, OhHellError, RecordError, RulesError
+from .errors import CardError, OhHellError, RecordError, RulesError, show
 from .files import atomic_write_text  # its home; re-exported here for old imports
 from .records import parse_record
 from .rules import Rules
@@ -60,13 +60,27 @@ VERSION = 1
 class EntryError(OhHellError):
     """An entry the score sheet refuses (with why); the sheet is then unchanged.
 
-    ``hand`` (0-based) and ``seat`` locate the entry when known.
+    ``hand`` (0-based) and ``seat`` locate the entry when known.  ``code`` and ``facts``
+    say why, for a front end to word in its reader's language
+    (:func:`ohhell.text.entry_words`, which also wrote the English message).
     """
 
-    def __init__(self, message: str, *, hand: "int | None" = None, seat: "int | None" = None) -> None:
+    def __init__(self, message: str, *, hand: "int | None" = None, seat: "int | None" = None,
+                 code: str = "entry", facts: "dict[str, Any] | None" = None) -> None:
         super().__init__(message)
         self.hand = hand
         self.seat = seat
+        self.code = code
+        self.facts: dict[str, Any] = dict(facts or {})
+
+
+def _refusal(code: str, hand: "int | None" = None, seat: "int | None" = None, /, **facts: Any) -> EntryError:
+    """An :class:`EntryError` for ``code`` at ``hand`` (0-based) and ``seat``, its English
+    message worded from the ``facts`` (the facts may have their own ``hand``: a hand's number)."""
+    from .text import entry_words
+    error = EntryError("", hand=hand, seat=seat, code=code, facts=facts)
+    error.args = (entry_words(error, lang="en"),)
+    return error
 
 
 @dataclass(frozen=True)
@@ -115,21 +129,22 @@ def parse_count(text: "str | int", what: str, upto: int) -> int:
 
     :raises EntryError: for anything else, saying what was expected.
     """
+    kind = "bid" if what == "bid" else "tricks"
     if isinstance(text, bool):
-        raise EntryError(f"{text!r} is not a {what}: type a whole number from 0 to {upto}")
+        raise _refusal("not_a_number", text=text, what=kind, n=upto)
     if isinstance(text, int):
         value = text
     else:
         t = str(text).strip()
         if not t:
-            raise EntryError(f"type a {what}: a whole number from 0 to {upto}")
+            raise _refusal("empty", what=kind, n=upto)
         if not t.isdecimal() or not t.isascii():
-            raise EntryError(f"{t!r} is not a {what}: type a whole number from 0 to {upto}")
+            raise _refusal("not_a_number", text=t, what=kind, n=upto)
         if len(t.lstrip("0")) > len(str(upto)):   # (int() of thousands of digits would fail)
-            raise EntryError(f"a {what} is 0 to {upto} in this hand, not {t[:12]}{'...' if len(t) > 12 else ''}")
+            raise _refusal("out_of_range", what=kind, n=upto, value=f"{t[:12]}{'...' if len(t) > 12 else ''}")
         value = int(t)
     if not 0 <= value <= upto:
-        raise EntryError(f"a {what} is 0 to {upto} in this hand, not {value}")
+        raise _refusal("out_of_range", what=kind, n=upto, value=str(value))
     return value
 
 
@@ -176,7 +191,7 @@ class ScoreSheet:
         """
         k = self.hand_index if hand is None else hand
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < self.hand_count:
-            raise EntryError(f"there is no hand {k!r}; the game has hands 1 to {self.hand_count}")
+            raise _refusal("no_such_hand", hand=k, count=self.hand_count)
         n = self.players
         dealer = (self.first_dealer + k) % n
         size = self.rules.hand_sizes[k]
@@ -267,13 +282,12 @@ class ScoreSheet:
         :raises EntryError: when the bid is not a number, out of range, or forbidden by the hook.
         """
         if self.phase != "bid":
-            raise EntryError("the bids of this hand are all in; enter the tricks won"
-                             if self.phase == "tricks" else "the game is over")
+            raise _refusal("bids_in" if self.phase == "tricks" else "game_over")
         p = self.plan()
         seat = self.to_enter
         b = parse_count(bid, "bid", p.hand_size)
         if b == self._hook_forbidden(self._hands[-1].bids, seat):
-            raise EntryError(self.hook_note(), hand=p.index, seat=seat)
+            raise _refusal("hook", p.index, seat, name=self.names[self._enterer()], bid=b, n=p.hand_size)
         return b
 
     def enter_bid(self, bid: "int | str") -> None:
@@ -291,7 +305,7 @@ class ScoreSheet:
             cannot add up to the hand size.
         """
         if self.phase != "tricks":
-            raise EntryError("enter the bids first" if self.phase == "bid" else "the game is over")
+            raise _refusal("bids_first" if self.phase == "bid" else "game_over")
         p = self.plan()
         seat = self._enterer()
         h = self._hands[-1]
@@ -300,14 +314,12 @@ class ScoreSheet:
         total = sum(entered) + w
         last = len(entered) == self.players - 1
         if total > p.hand_size:
-            raise EntryError(f"{self.names[seat]} cannot have won {w}: the tricks would add up to {total}, "
-                             f"but this hand has only {p.hand_size}", hand=p.index, seat=seat)
+            raise _refusal("too_many", p.index, seat, name=self.names[seat], won=w, total=total,
+                           n=p.hand_size)
         if last and total != p.hand_size:
-            so_far = ", ".join(f"{self.names[s]} {h.won[s]}" for s in self.order() if h.won[s] is not None)
-            raise EntryError(f"the tricks must add up to {p.hand_size}: with {so_far} and "
-                             f"{self.names[seat]} {w} they add up to {total} "
-                             f"({self.names[seat]} must have won {p.hand_size - total + w}, "
-                             f"or correct an earlier entry)", hand=p.index, seat=seat)
+            so_far = [(self.names[s], h.won[s]) for s in self.order() if h.won[s] is not None]
+            raise _refusal("add_up", p.index, seat, n=p.hand_size, so_far=so_far, name=self.names[seat],
+                           won=w, total=total, want=p.hand_size - total + w)
         return w
 
     def enter_tricks(self, won: "int | str") -> None:
@@ -334,7 +346,7 @@ class ScoreSheet:
         elif phase == "tricks":
             self.enter_tricks(value)
         else:
-            raise EntryError("the game is over")
+            raise _refusal("game_over")
         return phase
 
     def set_trump_card(self, card: "str | int | None", hand: "int | None" = None) -> None:
@@ -349,11 +361,11 @@ class ScoreSheet:
             self._hands[k].trump_card = None
             return
         if not p.turns_trump:
-            raise EntryError(f"hand {p.number} turns no card for trump ({p.no_trump_reason})", hand=k)
+            raise _refusal("no_trump_card", k, None, hand=p.number, reason=p.no_trump_reason, hand_size=p.hand_size)
         try:
             self._hands[k].trump_card = parse_card(card)
-        except CardError as e:
-            raise EntryError(str(e), hand=k) from None
+        except CardError:
+            raise _refusal("not_a_card", k, None, text=show(card)) from None
 
     def undo(self) -> str:
         """Take back the most recent bid or tricks entry; returns what was taken back.
@@ -362,7 +374,7 @@ class ScoreSheet:
         """
         if not self.is_over and all(b is None for b in self._hands[-1].bids):
             if len(self._hands) == 1:
-                raise EntryError("nothing to take back: no bid has been entered")
+                raise _refusal("nothing_to_undo")
             self._hands.pop()
         h = self._hands[-1]
         k = self.hand_index
@@ -400,26 +412,27 @@ class ScoreSheet:
             if values is None:
                 continue
             if isinstance(values, (str, bytes)) or len(values) != n:
-                raise EntryError(f"give {n} values, one per seat, for the {field}", hand=hand)
+                raise _refusal("values_count", hand, None, n=n, field="bids" if field == "bids" else "won")
             old = getattr(h0, field)
             out: list[int | None] = []
             for s, v in enumerate(values):
                 if v is None or (isinstance(v, str) and not v.strip()):
                     if finished or old[s] is not None:
-                        raise EntryError(f"hand {p.number}: {self.names[s]}'s {what} is missing",
-                                         hand=hand, seat=s)
+                        raise _refusal("missing", hand, s, hand=p.number, name=self.names[s],
+                                       what="bid" if what == "bid" else "tricks")
                     out.append(None)
                     continue
                 if old[s] is None:
-                    raise EntryError(f"hand {p.number}: {self.names[s]}'s {what} has not been entered yet; "
-                                     f"enter it in turn", hand=hand, seat=s)
+                    raise _refusal("not_entered_yet", hand, s, hand=p.number, name=self.names[s],
+                                   what="bid" if what == "bid" else "tricks")
                 try:
                     out.append(parse_count(v, what, p.hand_size))
                 except EntryError as e:
-                    raise EntryError(f"hand {p.number}, {self.names[s]}: {e}", hand=hand, seat=s) from None
+                    raise _refusal(e.code, hand, s, **e.facts, at_hand=p.number,
+                                   at_name=self.names[s]) from None
             setattr(new, field, out)
         if any(w is not None for w in new.won) and None in new.bids:  # pragma: no cover - guarded above
-            raise EntryError(f"hand {p.number}: every bid must be in before the tricks", hand=hand)
+            raise _refusal("bids_before_tricks", hand, None, hand=p.number)
         self._check_hand(hand, new)
         if finished:
             new.scores = self._scores_of(hand, new)
@@ -445,10 +458,9 @@ class ScoreSheet:
         s = self._seat(seat)
         names = self.names[:]
         names[s] = str(name).strip()
-        try:
-            _check_names(names)
-        except RulesError as e:
-            raise EntryError(str(e), seat=s) from None
+        problem = _name_problem(names)
+        if problem is not None:
+            raise _refusal(problem[0], None, s, **problem[1])
         self.names = names
 
     #: the rules fields :meth:`change_rules` may correct (the others fix the hands themselves)
@@ -466,11 +478,13 @@ class ScoreSheet:
         """
         bad = [k for k in changes if k not in self.CHANGEABLE_RULES]
         if bad:
-            raise EntryError(f"{bad[0]!r} cannot be changed once the game has begun; "
-                             f"only {', '.join(self.CHANGEABLE_RULES)} can")
+            raise _refusal("rule_locked", field=bad[0], changeable=", ".join(self.CHANGEABLE_RULES))
+        for field, value in changes.items():
+            if not isinstance(value, bool):
+                raise _refusal("bad_rule", field=field, value=value)
         try:
             rules = self.rules.replace(**changes)
-        except RulesError as e:
+        except RulesError as e:  # pragma: no cover - true/false of these fields is always valid
             raise EntryError(str(e)) from None
         other = self.copy()
         other.rules = rules
@@ -499,8 +513,7 @@ class ScoreSheet:
                 if values[s] is None:
                     seen_gap = True
                 elif seen_gap:
-                    raise EntryError(f"with {self.names[seat]} dealing first, hand {k + 1}'s entries would be out "
-                                     f"of order: take back this hand's entries first", hand=k)
+                    raise _refusal("dealer_order", k, None, hand=k + 1, name=self.names[seat])
         for kk, hh in enumerate(other._hands):
             other._check_hand(kk, hh)
         self.first_dealer = seat
@@ -535,22 +548,19 @@ class ScoreSheet:
         p = self.plan(k)
         if (self.rules.hook and None not in h.bids
                 and h.bids[p.dealer] == self._hook_forbidden(h.bids, p.dealer, k)):
-            raise EntryError(f"hand {p.number}: with the hook the bids may not total {p.hand_size}, "
-                             f"the number of tricks ({self.names[p.dealer]} deals and bids last)", hand=k)
+            raise _refusal("hook_total", k, None, hand=p.number, n=p.hand_size, name=self.names[p.dealer])
         entered = [w for w in h.won if w is not None]
         if sum(entered) > p.hand_size or (None not in h.won and sum(entered) != p.hand_size):
-            raise EntryError(f"hand {p.number}: the tricks won add up to {sum(entered)}, "
-                             f"but the hand has {p.hand_size}", hand=k)
+            raise _refusal("tricks_total", k, None, hand=p.number, total=sum(entered), n=p.hand_size)
 
     def _hand(self, k: int) -> _Hand:
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self._hands):
-            raise EntryError(f"there is no hand {k + 1 if isinstance(k, int) else k!r} yet; "
-                             f"hands 1 to {len(self._hands)} have begun")
+            raise _refusal("no_hand_yet", hand=k + 1 if isinstance(k, int) else repr(k), begun=len(self._hands))
         return self._hands[k]
 
     def _seat(self, seat: int) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise EntryError(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")
+            raise _refusal("no_such_seat", seat=seat, last=self.players - 1)
         return seat
 
     def _scores_of(self, k: int, h: _Hand) -> tuple[int, ...]:
@@ -798,17 +808,27 @@ class ScoreSheet:
         return f"<ScoreSheet {self.players} players, {where}, totals {list(self.totals)}>"
 
 
-def _check_names(names: Sequence[str]) -> None:
+def _name_problem(names: Sequence[str]) -> "tuple[str, dict[str, Any]] | None":
+    """What is wrong with the players' names, as ``(code, facts)`` (see :func:`ohhell.text.entry_words`)."""
     for s, x in enumerate(names):
         if not x:
-            raise RulesError(f"seat {s} has no name")
+            return "no_name", {"seat": s}
         if len(x) > 24:
-            raise RulesError(f"the name {x[:24]!r}... is too long (24 characters at most)")
+            return "name_too_long", {"name": x[:24]}
     seen: dict[str, int] = {}
     for s, x in enumerate(names):
         if x.casefold() in seen:
-            raise RulesError(f"two players are called {x!r}: give everyone a different name")
+            return "same_name", {"name": x}
         seen[x.casefold()] = s
+    return None
+
+
+def _check_names(names: Sequence[str]) -> None:
+    problem = _name_problem(names)
+    if problem is not None:
+        from .text import entry_words
+        raise RulesError(entry_words(EntryError("", code=problem[0], facts=problem[1]), lang="en"),
+                         code=problem[0], facts=problem[1])
 
 
 def _load_hand(sheet: ScoreSheet, k: int, h: Any, n: int, last: bool) -> None:

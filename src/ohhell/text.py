@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, mask_to_cards
 # ohhell.i18n imports only the standard library at module level (Babel lazily, when a
 # catalog is first used), so the core may word its text through it.
-from .i18n import _, ngettext, pgettext
+from .i18n import Translator, _, ngettext, pgettext, translator
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import IllegalActionError
     from .game import Game
-    from .scoresheet import ScoreSheet
+    from .scoresheet import EntryError, ScoreSheet
     from .view import View
 
 __all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards",
            "seat_label", "card_words", "explain_illegal", "suit_name", "status_words", "describe_rules",
            "flag_label", "plan_words", "no_trump_words", "bid_summary_words", "variant_words", "undo_words",
-           "bids_range", "entry_words"]
+           "bids_range", "entry_words", "rules_words"]
 
 
 def seat_label(seat: int) -> str:
@@ -134,6 +134,33 @@ def explain_illegal(error: "IllegalActionError", names: "Sequence[str] | None" =
     return _("That is not allowed now.")
 
 
+def rules_words(error: Exception) -> str:
+    """Why a rules configuration was refused (a :class:`~ohhell.errors.RulesError` with a
+    ``code``), in the current language.  In English, and for an error without a code, the
+    core's own message (which names the option: ``players must be 3 to 7, not 9``)."""
+    from .i18n import DEFAULT, get_language
+    code, f = getattr(error, "code", None), getattr(error, "facts", {})
+    if get_language() == DEFAULT:
+        return str(error)
+    if code in ("no_name", "name_too_long", "same_name"):     # the players' names (ohhell.scoresheet)
+        return entry_words(error)  # type: ignore[arg-type]
+    if code == "players":
+        return _("a game has 3 to 7 players, not {players}").format(**f)
+    if code == "no_hand_sizes":
+        return _("give at least one hand size: a game needs at least one hand")
+    if code == "hand_size_too_small":
+        return _("a hand of {size} cards is impossible: every player needs at least one card").format(**f)
+    if code == "hand_size_too_large":
+        return ngettext("a hand of {size} cards is too large for {players} player: the deck of 52 gives at most "
+                        "{most} cards each",
+                        "a hand of {size} cards is too large for {players} players: the deck of 52 gives at most "
+                        "{most} cards each", f["players"]).format(**f)
+    if code == "hook_simultaneous":
+        return _("the hook cannot be combined with simultaneous bidding: with simultaneous bids there is no "
+                 "last bidder for the hook to restrict")
+    return str(error)
+
+
 def bids_range(h: int) -> str:
     """``Bids are 0 to 3: this hand has 3 tricks.``"""
     return ngettext("Bids are 0 to {n}: this hand has {n} trick.",
@@ -155,14 +182,7 @@ def plan_words(sheet: "ScoreSheet", hand: "int | None" = None) -> str:
 
 def no_trump_words(reason: str, size: int) -> str:
     """Why a hand has no trump (the sheet's English reason) in the current language."""
-    if reason == "the deal uses the whole deck":
-        return _("the deal uses the whole deck")
-    if reason == "the last hand is played without trump":
-        return _("the last hand is played without trump")
-    if reason.startswith("hands of "):
-        return ngettext("hands of {n} card are played without trump", "hands of {n} cards are played without trump",
-                        size).format(n=size)
-    return reason
+    return _no_trump_reason(translator(), reason, size)
 
 
 def bid_summary_words(sheet: "ScoreSheet", hand: "int | None" = None) -> str:
@@ -197,56 +217,105 @@ def undo_words(what: str) -> str:
         hand=hand, name=name, n=n)
 
 
-#: the score sheet's refusals met while entering, as patterns of its English messages
-_ENTRY = [(re.compile(p, re.DOTALL), k) for p, k in (
-    (r"(?P<text>'.*'|\".*\") is not a (?P<what>bid|number of tricks): type a whole number from 0 to (?P<n>\d+)",
-     "not"),
-    (r"type a (?P<what>bid|number of tricks): a whole number from 0 to (?P<n>\d+)", "type"),
-    (r"a (?P<what>bid|number of tricks) is 0 to (?P<n>\d+) in this hand, not (?P<value>.*)", "range"),
-    (r"(?P<name>.*) deals and, with the hook, may not bid (?P<bid>\d+): the bids would total (?P<n>\d+), "
-     r"the number of tricks", "hook"),
-    (r"(?P<name>.*) cannot have won (?P<won>\d+): the tricks would add up to (?P<total>\d+), "
-     r"but this hand has only (?P<n>\d+)", "too_many"),
-    (r"the tricks must add up to (?P<n>\d+): with (?P<so_far>.*) and (?P<entry>.*) they add up to "
-     r"(?P<total>\d+) \((?P<name>.*) must have won (?P<want>\d+), or correct an earlier entry\)", "add_up"),
-)]
+def entry_words(error: "EntryError | str", *, lang: "str | None" = None) -> str:
+    """Why the score sheet refused an entry, in ``lang`` (default: the current language).
+
+    The reason is the sheet's own: :class:`~ohhell.scoresheet.EntryError`'s ``code`` and
+    ``facts``.  This is the one home of those sentences: the sheet's English message is this
+    function's English (``lang="en"``), so programs and people read the same reason.  A plain
+    string (an error from elsewhere) is returned as it is.
+    """
+    if isinstance(error, str):
+        return error
+    t = translator(lang)
+    _, ngettext = t.gettext, t.ngettext
+    code = error.code
+    f = dict(error.facts)
+    bid = f.get("what") == "bid"
+    if code == "not_a_number":
+        said = (_("{text!r} is not a bid: type a whole number from 0 to {n}") if bid else
+                _("{text!r} is not a number of tricks: type a whole number from 0 to {n}"))
+    elif code == "empty":
+        said = (_("type a bid: a whole number from 0 to {n}") if bid else
+                _("type a number of tricks: a whole number from 0 to {n}"))
+    elif code == "out_of_range":
+        said = (_("a bid is 0 to {n} in this hand, not {value}") if bid else
+                _("a number of tricks is 0 to {n} in this hand, not {value}"))
+    elif code == "no_such_hand":
+        said = _("there is no hand {hand!r}; the game has hands 1 to {count}")
+    elif code == "bids_in":
+        said = _("the bids of this hand are all in; enter the tricks won")
+    elif code == "game_over":
+        said = _("the game is over")
+    elif code == "bids_first":
+        said = _("enter the bids first")
+    elif code == "hook":
+        said = _("{name} deals and, with the hook, may not bid {bid}: the bids would total {n}, the number of tricks")
+    elif code == "too_many":
+        said = _("{name} cannot have won {won}: the tricks would add up to {total}, but this hand has only {n}")
+    elif code == "add_up":
+        f["so_far"] = ", ".join(f"{name} {won}" for name, won in f["so_far"])
+        f["entry"] = f"{f['name']} {f['won']}"
+        said = _("the tricks must add up to {n}: with {so_far} and {entry} they add up to {total} "
+                 "({name} must have won {want}, or correct an earlier entry)")
+    elif code == "no_trump_card":
+        f["reason"] = _no_trump_reason(t, f["reason"], f["hand_size"])
+        said = _("hand {hand} turns no card for trump ({reason})")
+    elif code == "not_a_card":
+        said = _("not a card: {text} (write rank then suit, e.g. QS, 10D, 7c, A♥)")
+    elif code == "nothing_to_undo":
+        said = _("nothing to take back: no bid has been entered")
+    elif code == "values_count":
+        said = (_("give {n} values, one per seat, for the bids") if f["field"] == "bids" else
+                _("give {n} values, one per seat, for the tricks won"))
+    elif code == "missing":
+        said = (_("hand {hand}: {name}'s bid is missing") if bid else
+                _("hand {hand}: {name}'s number of tricks is missing"))
+    elif code == "not_entered_yet":
+        said = (_("hand {hand}: {name}'s bid has not been entered yet; enter it in turn") if bid else
+                _("hand {hand}: {name}'s number of tricks has not been entered yet; enter it in turn"))
+    elif code == "bids_before_tricks":
+        said = _("hand {hand}: every bid must be in before the tricks")
+    elif code == "hook_total":
+        said = _("hand {hand}: with the hook the bids may not total {n}, the number of tricks "
+                 "({name} deals and bids last)")
+    elif code == "tricks_total":
+        said = _("hand {hand}: the tricks won add up to {total}, but the hand has {n}")
+    elif code == "no_hand_yet":
+        said = _("there is no hand {hand} yet; hands 1 to {begun} have begun")
+    elif code == "no_such_seat":
+        said = _("there is no seat {seat!r} (seats are 0 to {last})")
+    elif code == "no_name":
+        said = _("seat {seat} has no name")
+    elif code == "name_too_long":
+        said = _("the name {name!r}... is too long (24 characters at most)")
+    elif code == "same_name":
+        said = _("two players are called {name!r}: give everyone a different name")
+    elif code == "rule_locked":
+        said = _("{field!r} cannot be changed once the game has begun; only {changeable} can")
+    elif code == "bad_rule":
+        said = _("{field!r} must be true or false, not {value!r}")
+    elif code == "dealer_order":
+        said = _("with {name} dealing first, hand {hand}'s entries would be out of order: "
+                 "take back this hand's entries first")
+    else:
+        return str(error)
+    said = said.format(**f)
+    if "at_hand" in f:      # a value of a correction: which hand and whose
+        said = _("hand {hand}, {name}: {reason}").format(hand=f["at_hand"], name=f["at_name"], reason=said)
+    return said
 
 
-def entry_words(message: str) -> str:
-    """A score sheet's refusal (:class:`~ohhell.scoresheet.EntryError`'s English message) in
-    the current language, for the messages met while entering; any other stays English.
-    Nothing is decided here: the sheet's own message is only worded again."""
-    fixed = {"the bids of this hand are all in; enter the tricks won":
-             _("the bids of this hand are all in; enter the tricks won"),
-             "the game is over": _("the game is over"), "enter the bids first": _("enter the bids first"),
-             "nothing to take back: no bid has been entered": _("nothing to take back: no bid has been entered")}
-    if message in fixed:
-        return fixed[message]
-    for pattern, kind in _ENTRY:
-        m = pattern.fullmatch(message)
-        if not m:
-            continue
-        f = m.groupdict()
-        bid = f.get("what") == "bid"
-        if kind == "not":
-            return (_("{text} is not a bid: type a whole number from 0 to {n}") if bid else
-                    _("{text} is not a number of tricks: type a whole number from 0 to {n}")).format(**f)
-        if kind == "type":
-            return (_("type a bid: a whole number from 0 to {n}") if bid else
-                    _("type a number of tricks: a whole number from 0 to {n}")).format(**f)
-        if kind == "range":
-            return (_("a bid is 0 to {n} in this hand, not {value}") if bid else
-                    _("a number of tricks is 0 to {n} in this hand, not {value}")).format(**f)
-        if kind == "hook":
-            return _("{name} deals and, with the hook, may not bid {bid}: the bids would total {n}, "
-                     "the number of tricks").format(**f)
-        if kind == "too_many":
-            return _("{name} cannot have won {won}: the tricks would add up to {total}, but this hand has "
-                     "only {n}").format(**f)
-        if kind == "add_up":
-            return _("the tricks must add up to {n}: with {so_far} and {entry} they add up to {total} "
-                     "({name} must have won {want}, or correct an earlier entry)").format(**f)
-    return message
+def _no_trump_reason(t: "Translator", reason: str, size: int) -> str:
+    """Why a hand has no trump (the sheet's English reason) in ``t``'s language."""
+    if reason == "the deal uses the whole deck":
+        return t.gettext("the deal uses the whole deck")
+    if reason == "the last hand is played without trump":
+        return t.gettext("the last hand is played without trump")
+    if reason.startswith("hands of "):
+        return t.ngettext("hands of {n} card are played without trump", "hands of {n} cards are played without trump",
+                          size).format(n=size)
+    return reason
 
 
 def format_cards(cards, *, pretty: bool = False) -> str:

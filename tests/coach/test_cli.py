@@ -101,13 +101,14 @@ def test_an_unwritable_output_is_a_clear_error(tmp_path, capsys):
     assert "cannot write" in capsys.readouterr().err
 
 
-def test_luck_replays_put_an_interval_on_luck(tmp_path, capsys):
+def test_no_luck_leaves_luck_out(tmp_path, capsys):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_game().record()))
-    assert main(["analyze", str(path), "--samples", "6", "--luck-replays", "3", "-o", "-", "--quiet"]) == 0
+    assert main(["analyze", str(path), "--samples", "6", "-o", "-", "--quiet"]) == 0
     rec = json.loads(capsys.readouterr().out)
-    assert rec["analysis"]["settings"]["luck_replays"] == 3
-    assert all("luck_se" in s for s in rec["analysis"]["seats"])
-    with pytest.raises(SystemExit) as exit_:          # argparse refuses it, with the usage
-        main(["analyze", str(path), "--luck-replays", "0", "--quiet"])
-    assert exit_.value.code == 2 and "must be at least 1, not 0" in capsys.readouterr().err
+    assert rec["analysis"]["settings"]["luck"] == "anchored"
+    assert all("luck" in s and "skill" in s for s in rec["analysis"]["seats"])
+    assert main(["analyze", str(path), "--samples", "6", "--no-luck", "-o", "-", "--quiet"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert "luck" not in rec["analysis"]["settings"]
+    assert all("luck" not in s for s in rec["analysis"]["seats"])

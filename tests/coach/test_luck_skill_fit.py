@@ -50,3 +50,23 @@ def test_logs_of_different_games_are_refused():
         assert "not the same games" in str(e)
     else:
         raise AssertionError("two logs of different games were fitted")
+
+
+def test_the_benchmark_works_out_the_analysis_s_luck_from_its_trace():
+    # The luck-plus-skill table's "anchored (now)" row is computed from the logged trace;
+    # it must be the luck the analysis itself writes.
+    from ohhell import Game, Rules
+    from ohhell.bots import make, play_game
+    from ohhell.coach import analyze_game
+    for seed in range(3):
+        g = Game(Rules(4, hand_sizes=[3, 5, 4]), seed=f"fit:{seed}")
+        play_game(g, [make("intermediate" if s % 2 else "beginner", seed=f"{seed}:{s}") for s in range(4)])
+        a = analyze_game(g, samples=16, seed=seed, trace=True)
+        line = {"game": seed, "seats": [{"score": s["score"], "lost": s["lost"], "lost_bid": s["lost_bid"],
+                                         "lost_play": s["lost_play"], "lost_play_policy": s["lost_play_policy"],
+                                         "cards": s["cards"]} for s in a.seats],
+                "trace": aq._trace(a), "model": aq.model_outcomes(g)}
+        for o, s in zip(aq.luck_variants(line, min_loss=a.settings["min_loss"]), a.seats):
+            assert abs(o["first_best_flagged+gain"] - s["luck"]) < 0.02
+            parts = o["chance_before"] + o["chance_at"] + o["chance_after"] + o["chance_others"]
+            assert abs(parts - (s["score"] - s["luck"] + s["lost"])) < 0.05

@@ -10,7 +10,7 @@ import pytest
 from ohhell import Game, Rules
 from ohhell.bots import make, play_game
 from ohhell.coach import analyze_game
-from ohhell.coach.report import html_report, text_report
+from ohhell.coach.report import action_words, html_report, mistake_words, text_report
 
 CHROMIUM = "/usr/bin/chromium"
 EVIL = '<script>alert("x")</script>&amp;'
@@ -40,7 +40,16 @@ def test_the_text_report_names_every_seat_and_its_mistakes(analysis):
         assert name in text
     for s in analysis.seats:
         for m in s["top"]:
-            assert m["text"] in text
+            # the record keeps describe_mistake's text (cards as codes); people read it worded
+            # from the data, cards as symbols: "hand 3, trick 1: played 4♥, Q♠ was best; ..."
+            hand = analysis.hands[m["hand"]]
+            d = next(d for d in hand["decisions"] if d["index"] == m["index"])
+            said = mistake_words(hand, d)
+            assert said in text
+            english = m["text"]
+            for card in {d["action"], d["best"]} if d["kind"] == "play" else ():
+                english = english.replace(card, action_words(card, "play"))
+            assert said == english
     assert "95% interval" in text
     assert "±" in text
 

@@ -186,3 +186,64 @@ def test_no_english_left(lang):
     found = sorted({w for w in ENGLISH if w not in allowed
                     and re.search(rf"(?<![\w-]){w}(?![\w-])", prose, re.I)})
     assert not found, f"{lang}: English words left: {found}"
+
+
+#: what each variant's "In the settings:" line names, in order: (catalog, label) of the web
+#: page's and the terminal's own labels for that setting
+SETTING_LABELS = [[("web", "Hands"), ("ohhell", "Schedule")], [("web", "No trump in"), ("ohhell", "No trump")],
+                  [("web", "Hook")], [("web", "Simultaneous bidding")], [("web", "Must trump")],
+                  [("web", "A missed bid scores 1 per trick")], [("web", "A made zero scores 5 + cards")]]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_settings_the_rules_name_are_the_ones_on_screen(lang):
+    """Each variant tells where to find it in the settings, by the label the lobby and the
+    terminal's setup screen show in that language (the catalogs' words, so the two agree)."""
+    from ohhell.i18n import translator
+    named = []
+    for heading, body in sections(text(lang)):
+        if heading.startswith("### "):
+            first = body.strip().split("\n\n")[0].replace("\n", " ")
+            named.append(re.findall(r"\*\*(.+?)\*\*", first))
+    want = [[translator(lang, domain).gettext(label) for domain, label in group] for group in SETTING_LABELS]
+    assert named == want
+
+
+#: words a catalog must not use, by language: the seeds' mistakes GLOSSARY.md lists, and the
+#: other words for an idea the glossary gives one word to (so the screens, the terminal and
+#: the rules agree).  Regular expressions over each translation, placeholders cut out.
+NOT_THE_GAMES_WORDS = {
+    "ceb": [r"\bbid\b", r"\btrick\b", r"\bdealer\b", r"\bsuit\b", r"tigbahin", r"lingkuranan", r"\blansis",
+            r"\blimbong", r"trumpeta", r"\bpusta", r"tigbaligya", r"\bbanaw\b", r"\bpuso\b"],
+    "ms": [r"\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
+           r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b", r"ikut jenis"],
+    "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b"],
+    "eu": [r"apustu", r"apustat", r"eskualdi", r"txartel", r"trikimailu", r"\btrumoi", r"saltzaile", r"egutegia",
+           r"\bxango\b", r"\bandere\b"],
+    "mr": [r"डाव(?!ी|पेच)", r"युक्ती", r"ट्रम्प", r"बिड", r"विक्रेता", r"हुक(?=$|[ :)])"],
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_catalogs_use_the_glossarys_words(lang):
+    """A bid, a trick, a hand, the dealer, trump and the hook have one word each in every
+    catalog of a language (the glossary's), never a seed's mistranslation or a loanword the
+    rules text does not use."""
+    from babel.messages.pofile import read_po
+
+    from ohhell.i18n import DOMAINS, po_path
+    found = []
+    for domain in DOMAINS:
+        with open(po_path(lang, domain), "rb") as f:
+            cat = read_po(f, locale=lang)
+        for m in cat:
+            if not m.id:
+                continue
+            for said in ([m.string] if isinstance(m.string, str) else list(m.string)):
+                plain = re.sub(r"\{[^{}]*\}|\[/?[a-z]+\]|--[a-z-]+|`[^`]*`", " ", said or "")
+                plain = re.sub(r"\b(rule hook on|hook|dealer N|dealer)\b(?=[ |(])", " ", plain) \
+                    if lang == "ceb" else plain      # the scorekeeper's commands stay as typed
+                for pattern in NOT_THE_GAMES_WORDS.get(lang, ()):
+                    if re.search(pattern, plain, re.IGNORECASE):
+                        found.append(f"{domain}: {pattern!r} in {said[:90]!r}")
+    assert found == []

@@ -148,6 +148,100 @@ def test_the_scorekeeper_in_each_language(lang, tmp_path):
         asyncio.run(session())
 
 
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_scorekeepers_rarer_refusals_in_each_language(lang, tmp_path):
+    """A correction of an earlier hand whose tricks do not add up, a trump card that is no
+    card, and one noted where the hand turns none: each refusal is the sheet's own reason
+    (EntryError's code), worded in the language, and nothing changes."""
+    from textual.widgets import Input, Static
+
+    from ohhell.scoresheet import ScoreSheet
+    from ohhell.text import entry_words
+    from ohhell.tui.score import EditHandScreen, ScoreApp, SheetScreen, settings_for
+
+    rules = Rules(4, hand_sizes=[1, 13])
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    model = ScoreSheet(rules, names, 0)          # the same entries, to word the same refusals
+
+    def reason(action) -> str:
+        try:
+            action()
+        except Exception as e:   # EntryError
+            with use_language(lang):
+                return entry_words(e)  # type: ignore[arg-type]
+        raise AssertionError("not refused")
+
+    async def session() -> None:
+        app = ScoreApp(str(tmp_path / "sheet.json"), settings_for(rules, names, 0), setup=False)
+        async with app.run_test(size=(130, 46)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            entry = app.screen.query_one("#entry", Input)
+
+            async def enter(typed: str) -> str:
+                entry.focus()
+                entry.value = typed
+                await pilot.press("enter")
+                await pilot.pause()
+                return screen_text(app)
+            for value in ("0", "0", "1", "0", "0", "0", "1", "0"):   # hand 1: bids, then tricks (Dan won it)
+                await enter(value)
+            for value in ("0", "0", "1", "0", "0", "0", "1", "0"):
+                model.enter(value)
+            sheet = app.screen.sheet
+            before = sheet.to_dict()
+            text = await enter("t zz")
+            assert reason(lambda: model.set_trump_card("zz")) in text
+            text = await enter("t 2C")                             # hand 2 deals the whole deck
+            said = reason(lambda: model.set_trump_card("2C"))
+            assert said in text
+            await enter("e 1")
+            await wait_until(pilot, lambda: isinstance(app.screen, EditHandScreen))
+            app.screen.query_one("#edit-won-0", Input).value = "1"     # Ann too: two tricks in a hand of one
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            shown = str(app.screen.query_one("#edit-error", Static).render())
+            assert shown == reason(lambda: model.correct_tricks(0, 0, 1))
+            if lang != "en":
+                assert "add up" not in shown and "turns no card" not in text and "not a card" not in text
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            assert sheet.to_dict() == before
+            await pilot.press("ctrl+q")
+
+    with use_language(lang):
+        asyncio.run(session())
+
+
+@pytest.mark.parametrize("lang", ["ms", "mr"])
+def test_the_setup_screen_says_why_the_hand_sizes_are_refused(lang, tmp_path):
+    from textual.widgets import Input, Select, Static
+
+    from ohhell.text import rules_words
+    from ohhell.tui.play import PlayApp, PlayOptions, default_settings
+    from ohhell.tui.setup import SetupScreen
+
+    async def setup() -> None:
+        settings = default_settings(Rules(4), None, [None, "random", "random", "random"], dealer=0)
+        app = PlayApp(settings, PlayOptions(delay=0, save_path=str(tmp_path / "g.json"), seed=1), setup=True)
+        async with app.run_test(size=(140, 48)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            app.screen.query_one("#schedule", Select).value = "custom"
+            await pilot.pause()
+            app.screen.query_one("#hand-sizes", Input).value = "1,20"
+            await pilot.pause()
+            await pilot.pause()
+            shown = str(app.screen.query_one("#setup-error", Static).render())
+            try:
+                Rules(4, hand_sizes=[1, 20])
+            except Exception as e:
+                want = rules_words(e)  # type: ignore[arg-type]
+            assert shown == want and "too large" not in shown
+            await pilot.press("ctrl+q")
+
+    with use_language(lang):
+        asyncio.run(setup())
+
+
 # --- the command line -------------------------------------------------------------------------
 
 @pytest.fixture

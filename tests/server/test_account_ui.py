@@ -1,11 +1,14 @@
 """The account page in a real browser (Debian's chromium under Playwright) against the real
 ``ohhell serve``: sign up (claiming this browser's guest seat), see the name in the lobby,
-sign out, a wrong password, sign in again; the session cookie is never visible to scripts."""
+sign out, a wrong password, sign in again; the session cookie is never visible to scripts.
+Two players sign up, play a rated game with two bots on the table page (one by the keyboard,
+one by clicks), and see their ratings move and their statistics on their pages."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -116,51 +119,65 @@ def test_sign_up_sign_out_and_sign_in(browser, server):
     context.close()
 
 
-def _play_rated_game(server, cookies: list[dict]) -> str:
-    """Two signed-in players (the browsers' session cookies) and two bots play a game out
-    over the websocket; returns the table id."""
-    import httpx
+# what a player's page says of the turn (the whole state would be a large evaluation each time)
+TURN = """() => { const s = window.ohhell.state; const g = s && s.game;
+  return g ? {phase: g.view.phase, legal: g.view.legal, n: g.n, seat: s.you.seat} : null; }"""
 
-    from test_accounts import AccountClient
-    r = httpx.post(server.base + "/api/tables", json={
-        "rules": {"players": 4, "hand_sizes": [1, 2]},
-        "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"},
-                  {"kind": "bot", "bot": "heuristic"}]})
-    assert r.status_code == 201, r.text
-    table = r.json()["id"]
 
-    class Srv:
-        ws_url, base = server.ws_url, server.base
-
-    async def play() -> None:
-        clients = [AccountClient(Srv, table, {c["name"]: c["value"] for c in jar}) for jar in cookies]
-        for seat, c in enumerate(clients):
-            await c.connect()
-            assert (await c.join(seat, "ignored"))["type"] == "joined"
-        deadline = asyncio.get_running_loop().time() + 60
-
-        async def run(c: AccountClient) -> None:
-            while True:
-                assert asyncio.get_running_loop().time() < deadline, "the game did not finish"
-                v = c.view
-                if v is not None and v["phase"] == "over":
-                    return
-                if v is not None and v["legal"]:
-                    n = c.state["game"]["n"]
-                    await c.send({"type": "act", "action": v["legal"][0]})
-                    await c.wait(lambda m: m["type"] == "error" or (m["type"] == "state" and m["game"]["n"] > n))
+def _play_at_the_table_page(pages, url: str) -> None:
+    """Each signed-in player sits at ``url`` and plays the game out on the table page itself:
+    the first by the keyboard alone (a bid's digit; a card: ArrowRight, then Enter), the second
+    by clicking the bid buttons and the cards."""
+    for seat, page in enumerate(pages):
+        page.goto(url)
+        page.fill("#name", "ignored")   # a signed-in player sits under their username
+        page.click(f"button.join[data-seat='{seat}']")
+        page.wait_for_function(f"() => window.ohhell.state && window.ohhell.state.you.seat === {seat}")
+    deadline = time.monotonic() + 120
+    over = [False] * len(pages)
+    while not all(over):
+        assert time.monotonic() < deadline, "the game did not finish"
+        moved = False
+        for k, page in enumerate(pages):
+            turn = page.evaluate(TURN)
+            if turn is None or over[k]:
+                continue
+            if turn["phase"] == "over":
+                over[k] = True
+                continue
+            if not turn["legal"]:
+                continue
+            if turn["phase"] == "bid":
+                if k == 0:
+                    page.keyboard.press(str(turn["legal"][0]))
                 else:
-                    await c.recv(30)
-        await asyncio.gather(*(run(c) for c in clients))
-        for c in clients:
-            await c.close()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, play()).result(90)
-    return table
+                    page.locator(f"#bids button.bid[data-bid='{turn['legal'][-1]}']").click()
+            elif k == 0:
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+            else:
+                page.locator("#hand button.card.legal").first.click()
+            page.wait_for_function(f"() => window.ohhell.state.game.n > {turn['n']}", timeout=15000)
+            moved = True
+        if not moved:
+            time.sleep(0.05)
+    for page in pages:   # each sees the game-over screen, the ratings' game counted
+        page.wait_for_selector("#standings li")
+        expect(page.locator("#standings li")).to_have_count(4)
+
+
+def ratings_shown(page) -> list[float]:
+    """The ratings the player page's chart gives in words (its aria-label): the start, then one
+    after each rated game."""
+    label = page.locator(".rating-chart").get_attribute("aria-label")
+    return [float(x) for x in label.split(":", 1)[1].replace(" ", "").split(";")]
 
 
 def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server):
+    """The issue's check: two players sign up, play a rated game with two bots at the table
+    page (by keys and by clicks), and see their ratings move and their figures on their pages."""
     pages, contexts = [], []
+    errors: list[str] = []
     for name in ("Oona", "Pia"):
         context = browser.new_context()
         page = context.new_page()
@@ -177,9 +194,21 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         pages.append(page)
         contexts.append(context)
 
-    table = _play_rated_game(server, [c.cookies() for c in contexts])
+    import httpx
+    r = httpx.post(server.base + "/api/tables", json={
+        "rules": {"players": 4, "hand_sizes": [1, 2]},
+        "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"},
+                  {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    table = r.json()["id"]
+    tables = [context.new_page() for context in contexts]
+    for t in tables:
+        t.on("pageerror", lambda e: errors.append(str(e)))
+    _play_at_the_table_page(tables, f"{server.base}/t/{table}")
+    assert not errors, errors
 
-    record = __import__("httpx").get(f"{server.base}/api/tables/{table}/games/1/record").json()
+    record = httpx.get(f"{server.base}/api/tables/{table}/games/1/record").json()
+    assert record["players"][:2] == ["Oona", "Pia"]   # their accounts' names, whatever was typed
     for seat, page in enumerate(pages):
         page.reload()
         figures = page.locator("#figures")
@@ -187,6 +216,8 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         expect(figures).to_contain_text("Games played1")
         expect(figures).to_contain_text("Hands played2")
         expect(page.locator(".rating-chart circle")).to_have_count(2)    # the start, then game 1
+        start, after = ratings_shown(page)
+        assert after != start, "the rating did not move"
         expect(page.locator("#by-cards tbody tr")).to_have_count(2)      # 1 and 2 cards
         made = sum(h["bids"][seat] == h["tricks_won"][seat] for h in record["hands"])
         expect(figures).to_contain_text(f"Bids made exactly{made} (")

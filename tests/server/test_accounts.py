@@ -477,7 +477,7 @@ def test_admin_lists_users_and_resets_a_password(db):
         assert signin(c, "grace", "brand new password").status_code == 200
         # refusals say why and change nothing
         p = _admin("reset-password", "grace", "--db", db, stdin="short\n")
-        assert p.returncode == 1 and "at least 8 characters; nothing was changed" in p.stderr
+        assert p.returncode == 1 and "8 to 1024 characters and must not be the username; nothing was changed" in p.stderr
         p = _admin("reset-password", "nobody", "--db", db, stdin="whatever12\n")
         assert p.returncode == 1 and "no account 'nobody'" in p.stderr
         assert who(c) == "Grace"

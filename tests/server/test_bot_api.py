@@ -19,7 +19,7 @@ import websockets
 
 from ohhell.server.accounts import api_token_hash, bearer_token, clean_token_name, AccountError
 from ohhell.server.storage import open_store
-from serverkit import ROOT, Client, ProcessServer, ThreadServer
+from serverkit import ROOT, Client, ProcessServer, ThreadServer, play_out
 from test_accounts import PASSWORD, _admin, browser, csrf, post, signup
 
 RULES = {"players": 4, "hand_sizes": [1, 2]}
@@ -388,6 +388,29 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         expect(page.get_by_text("bot account").first).to_be_visible()
         page.goto(srv.base + "/players/Clanky")
         expect(page.locator("#name")).to_contain_text("bot account")
+
+        # a whole game the program plays: its replay marks the program's seat (the record's account_bots)
+        played = httpx.post(srv.base + "/api/tables", json={
+            "rules": RULES, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "open"},
+                                      {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}).json()["id"]
+
+        async def play() -> None:
+            bot = TokenClient(srv, played, token)
+            await bot.connect()
+            assert (await bot.join(1, "x"))["type"] == "joined"
+            await play_out([bot], lambda c, v: v["legal"][0], timeout=60)
+            await bot.close()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, play()).result(90)
+        assert httpx.get(f"{srv.base}/api/tables/{played}/games/1/record").json()["account_bots"] == [1]
+        page.goto(f"{srv.base}/t/{played}/replay/1")
+        mark = page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")
+        expect(mark).to_have_text("bot account")
+        expect(mark).to_have_attribute("title", "a program playing through the bot API")
+        expect(page.locator("#seats .pill.bot-account")).to_have_count(1)   # the server's own bots are not accounts
+        expect(page.locator("#desc")).to_contain_text("Clanky (bot)")
+        page.keyboard.press("End")   # and so at every step
+        expect(page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")).to_be_visible()
 
         # revoking it on the account page: listed no more, refused at once
         page.goto(srv.base + "/account")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import time
 
 import httpx
@@ -26,7 +27,7 @@ from ohhell.server.storage import SCHEMA_VERSION, open_store
 from ohhell.server.tables import token_hash
 
 from serverkit import CARD_RE, Client, ThreadServer, play_out, strings_in
-from test_accounts import AccountClient, csrf, post, signup
+from test_accounts import AccountClient, csrf, post, set_cookies, signup
 from test_bot_api import TokenClient, new_token
 
 HAND_SIZES = [1, 2]
@@ -310,6 +311,104 @@ def test_seats_given_up_and_an_event_cancelled_by_its_organiser_only(tmp_path):
         assert ev["status"] == "cancelled" and ev["seed"] is None and ev["live"] == []
         assert org.get("/api/events/nope!").json()["error"] == "no_event"
         assert org.get("/api/events/abc").status_code == 404
+
+
+async def hello_answer(c: Client) -> dict:
+    """Connect ``c`` and return the server's answer to its hello: a state frame or an error."""
+    wait = c.wait
+    c.wait = lambda predicate, timeout=20.0: wait(lambda m: m["type"] in ("state", "error"), timeout)
+    try:
+        return await c.connect()
+    finally:
+        c.wait = wait
+
+
+def test_a_player_of_a_running_event_watches_no_other_table_of_it(db):
+    """Every table of an event plays the same cards: while it runs, its players (by account, by
+    API token, a guest by the seat cookie of their browser) are refused the other tables, over
+    HTTP and the websocket, and nothing is shown them; anyone else may watch; at the end, all may."""
+    with ThreadServer(db) as srv, browser_client(srv) as org, browser_client(srv) as ann, \
+            browser_client(srv) as guest, browser_client(srv) as robo, browser_client(srv) as nosy, \
+            browser_client(srv) as stranger:
+        signup(org, "organiser")
+        signup(ann, "ann")
+        signup(nosy, "nosy")
+        r = post(robo, "/api/account/signup", {"username": "robo", "password": "correct horse battery",
+                                                "bot": True}, csrf(robo))
+        assert r.status_code == 201, r.text
+        api_token = new_token(robo)["token"]
+        eid = new_event(org, tables=3).json()["id"]
+        assert post(ann, f"/api/events/{eid}/join", {"table": 0, "seat": 0}, csrf(ann)).status_code == 201
+        r = post(guest, f"/api/events/{eid}/join", {"table": 1, "seat": 1, "name": "Gus"}, csrf(guest))
+        assert r.status_code == 201, r.text
+        guest_token = r.json()["token"]
+        cookie = set_cookies(r)[f"ohhell_event_{eid}"]
+        assert cookie["value"] == guest_token and "httponly" in cookie and cookie["samesite"].lower() == "lax"
+        r = httpx.post(f"{srv.base}/api/events/{eid}/join", json={"table": 2, "seat": 3},
+                       headers={"authorization": f"Bearer {api_token}"})
+        assert r.status_code == 201, r.text
+        assert post(org, f"/api/events/{eid}/start", {}, csrf(org)).status_code == 200
+        ids = [t["id"] for t in org.get(f"/api/events/{eid}").json()["live"]]
+
+        # HTTP: the table page and its facts, refused with the reason; one's own table, and anyone
+        # else (the organiser, another account, a browser without cookies), served
+        for who, mine in ((ann, 0), (guest, 1)):
+            for t, tid in enumerate(ids):
+                page, info = who.get(f"/t/{tid}"), who.get(f"/api/tables/{tid}")
+                if t == mine:
+                    assert page.status_code == 200 and info.status_code == 200, (mine, t)
+                    continue
+                assert page.status_code == 403 and "<html" in page.text, (mine, t)   # the page, which says why
+                assert info.status_code == 403 and info.json()["error"] == "event_player", info.text
+                assert f"you play at table {mine + 1} of this duplicate event" in info.json()["message"]
+                assert "seats" not in info.json()
+        for who in (org, nosy, stranger):
+            assert all(who.get(f"/t/{tid}").status_code == 200 and who.get(f"/api/tables/{tid}").status_code == 200
+                       for tid in ids)
+
+        async def watch():
+            # the websocket: a refused hello gets no state (so no card) and leaves nothing behind
+            for c in (AccountClient(srv, ids[1], ann.cookies), AccountClient(srv, ids[2], guest.cookies),
+                      TokenClient(srv, ids[0], api_token)):
+                answer = await hello_answer(c)
+                assert answer["type"] == "error" and answer["code"] == "event_player", answer
+                await c.send({"type": "ping"})
+                assert (await c.wait(lambda m: m["type"] == "pong"))
+                assert c.state is None and card_strings([json.loads(f) for f in c.frames]) == []
+                await c.close()
+            # the guest's seat cookie is what tells them: without it, a guest is any spectator
+            c = Client(srv.ws_url, ids[2])
+            assert (await hello_answer(c))["type"] == "state"
+            await c.close()
+            for c in (AccountClient(srv, ids[1], nosy.cookies), AccountClient(srv, ids[0], org.cookies)):
+                assert (await hello_answer(c))["type"] == "state"
+                await c.close()
+            # and each player plays at their own table, to the end
+            players = [AccountClient(srv, ids[0], ann.cookies), Client(srv.ws_url, ids[1], guest_token),
+                       TokenClient(srv, ids[2], api_token)]
+            for c in players:
+                assert (await hello_answer(c))["type"] == "state"
+            await play_out(players, lambda c, v: v["legal"][0], timeout=120)
+            for c in players:
+                await c.close()
+        asyncio.run(watch())
+        wait_for(lambda: other_revealed(org, eid), what="the reveal")
+
+        # the event is over: every table may be watched by all
+        for who in (ann, guest):
+            assert all(who.get(f"/t/{tid}").status_code == 200 and who.get(f"/api/tables/{tid}").status_code == 200
+                       for tid in ids)
+
+        async def after():
+            c = AccountClient(srv, ids[1], ann.cookies)
+            answer = await hello_answer(c)
+            assert answer["type"] == "state" and answer["game"]["view"]["phase"] == "over"
+            await c.close()
+        asyncio.run(after())
+
+
+def other_revealed(c: httpx.Client, eid: str) -> bool:
+    return c.get(f"/api/events/{eid}").json()["revealed"]
 
 
 def test_an_older_database_gains_the_event_tables(tmp_path):

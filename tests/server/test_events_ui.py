@@ -1,7 +1,8 @@
 """The duplicate events' pages in a real browser (Debian's chromium under Playwright): the
 lobby links to the list; an organiser creates an event with the form; a guest takes a seat on
 the event page; the organiser starts it; the guest's seat token reaches the table page's
-storage, and the guest plays through it; the page shows the commitments, no card while the
+storage, and the guest plays through it (the other table, which plays the guest's cards, is
+not theirs to watch until the end: no link, and its page says why); the page shows the commitments, no card while the
 event runs, then the ranking, the hands and the revealed seed, which verifies the commitments.
 No serious or critical axe-core violation, no sideways scroll on a phone.
 
@@ -22,7 +23,7 @@ import pytest
 from ohhell import dealing
 from serverkit import ROOT, Client, ThreadServer, axe_problems, chromium, play_out, sideways_overflow
 
-CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b|(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♣♦♥♠]")   # a code, or as the page writes it
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,7 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         org.select_option("#ev-schedule", "custom")
         org.fill("#ev-sizes", "0")
         org.click("#ev-create")
-        wait_text(org, "#create-error", "rules:")
+        wait_text(org, "#create-error", "A hand size is a whole number from 1 to 13 with 4 players")
         assert org.locator("#event-list tbody tr").count() == 1
         assert org.locator("#event-list tbody tr a").inner_text() == "Tuesday duplicate"
 
@@ -118,6 +119,22 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         assert token, "the guest's seat token was not handed to the table page"
         results = guest.locator("main").inner_text()
         assert not CARD.search(results.split("The deals")[0]), "a card on the page while the event runs"
+        # the other table plays the guest's cards: the guest's event page has no link to it, and
+        # its table page (opened anyway) says why it cannot be watched, showing nothing of it
+        wait_text(org, "#live", "Table 2")
+        other_id = org.locator("#live li").first.locator("a").first.get_attribute("href").rsplit("/", 1)[1]
+        assert other_id != table_id
+        assert guest.locator(f"#live a[href='/t/{other_id}']").count() == 0
+        assert "Watch" not in guest.locator("#live li").first.inner_text()
+        peek = guest_ctx.new_page()
+        peek.on("pageerror", lambda e: errors.append(str(e)))
+        assert peek.goto(f"/t/{other_id}").status == 403
+        peek.wait_for_selector("#refused")
+        said = peek.locator("#refused").inner_text()
+        assert "Not while the event is running" in said and "You play at table 2 of this duplicate event" in said
+        assert not CARD.search(peek.locator("main").inner_text()) and peek.locator(".card").count() == 0
+        assert axe_problems(peek) == []
+        peek.close()
 
         async def play():   # the guest plays with the token the event page stored for the table page
             c = Client(server.ws_url, table_id, token)

@@ -84,6 +84,34 @@ def player(server):
     return "Zora"
 
 
+@pytest.fixture(scope="module")
+def events(server):
+    """Two duplicate events of an organiser (made through the API): one open for entries with
+    a guest in a seat, one played to the end by bots (results, hands and deals revealed)."""
+    with httpx.Client(base_url=server.base, timeout=30) as c:
+        csrf = c.get("/api/account").json()["csrf"]
+        r = c.post("/api/account/signup", json={"username": "Oda", "password": PASSWORD}, headers={"x-csrf-token": csrf})
+        assert r.status_code in (200, 201), r.text
+        csrf = c.get("/api/account").json()["csrf"]
+        made = []
+        for title in ("Open night", "Played night"):
+            r = c.post("/api/events", json={"title": title, "tables": 2, "players": 3, "hand_sizes": [1, 2],
+                                            "bot": "random"}, headers={"x-csrf-token": csrf})
+            assert r.status_code == 201, r.text
+            made.append(r.json()["id"])
+        with httpx.Client(base_url=server.base, timeout=30) as guest:
+            gcsrf = guest.get("/api/account").json()["csrf"]
+            r = guest.post(f"/api/events/{made[0]}/join", json={"table": 1, "seat": 2, "name": "Gus"},
+                           headers={"x-csrf-token": gcsrf})
+            assert r.status_code == 201, r.text
+        assert c.post(f"/api/events/{made[1]}/start", json={}, headers={"x-csrf-token": csrf}).status_code == 200
+        deadline = time.monotonic() + 90
+        while not c.get(f"/api/events/{made[1]}").json()["revealed"]:
+            assert time.monotonic() < deadline, "the event's bots did not finish"
+            time.sleep(0.3)
+    return made
+
+
 def context_in(browser, server, lang: str):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_cookies([{"name": "ohhell_lang", "value": lang, "url": server.base}])
@@ -202,6 +230,51 @@ def test_every_page_speaks_the_language(browser, server, game, player, lang):
     assert errors == []
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_events_pages_speak_the_language(browser, server, events, lang):
+    """The list of events with its form, an event open for entries (a guest's seat, seats to
+    take), an event played to the end (ranking, hands, deals, the seed), and a refusal (no
+    such event): none of the pages catalog's English shows, cards are written Q♠, the bots'
+    seats are worded in the language."""
+    open_id, played_id = events
+    said = {m.id: m.string for m in _catalog(lang) if m.id}
+    context = context_in(browser, server, lang)
+    errors: list = []
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    names = {"Oda", "Gus", "Open night", "Played night"}
+    problems = {}
+    try:
+        page.goto(f"{server.base}/events")
+        expect(page.locator("#event-list tbody tr")).to_have_count(2)
+        assert page.title() == said["Duplicate events · Oh Hell"]
+        expect(page.locator(".topbar select.lang-menu")).to_have_count(1)
+        problems["list"] = leftovers(page, lang, skip=names)
+
+        page.goto(f"{server.base}/events/{open_id}")
+        expect(page.locator("button.take")).to_have_count(5)
+        problems["open"] = leftovers(page, lang, skip=names)
+        assert page.inner_text("#ev-summary").startswith(said["Open for entries"])
+
+        page.goto(f"{server.base}/events/{played_id}")
+        expect(page.locator("#hands table")).to_have_count(2)
+        expect(page.locator("#seed")).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
+        problems["played"] = leftovers(page, lang, skip=names)
+        body = page.inner_text("main")
+        assert not re.search(r"\b[2-9TJQKA][CDHS]\b", body), "a card written as a code"
+        assert re.search(r"(?:10|[2-9JQKA])[♣♦♥♠]", body)
+        assert "Random bot" not in body
+        assert said["(the same at every table)"] in body
+
+        page.goto(f"{server.base}/events/nosuchevent1")
+        expect(page.locator("#ev-error")).to_contain_text(said["There is no such event."])
+        assert "there is no such event" not in page.inner_text("body")
+    finally:
+        context.close()
+    assert {k: v for k, v in problems.items() if v} == {}
+    assert errors == []
+
+
 def test_the_replay_and_its_analysis_in_basque_and_marathi(browser, server, game):
     table_id, record = game
     analysis = httpx.get(f"{server.base}/api/tables/{table_id}/games/1/analysis").json()["analysis"]
@@ -228,6 +301,9 @@ def test_the_replay_and_its_analysis_in_basque_and_marathi(browser, server, game
                 assert counter == f"{steps}/{steps} urratsa"
                 assert page.inner_text("#analysis-title") == "Analisia"
             assert page.inner_text("#scores-note") in ("Partida osoa.", "संपूर्ण खेळ.")
+            # the server's names for bots' seats ("Random bot 1") in the page's language, everywhere
+            assert not re.search(r"(Random|Heuristic) bot", page.inner_text("body") + page.get_attribute(
+                "#analysis-chart svg", "aria-label")), lang
             items = page.locator("#mistake-list li button.linkish")
             assert items.count() == len(mistakes)
             if mistakes:

@@ -88,3 +88,45 @@ def test_plural_expressions_are_evaluated_without_eval(server, browser):
             assert got == want, lang
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ceb", "ms", "sq", "eu", "mr"])
+def test_the_page_writes_numbers_as_the_terminal_does(server, browser, lang):
+    """number() of i18n.js writes each number as ohhell.i18n.format_number does (the
+    catalog's CLDR symbols): Basque and Albanian decimal commas although Chromium has no data
+    for them, Marathi with the digits 0-9 as the glossary asks; and dateTime() gives a date a
+    reader of the language can read (numeric where the browser knows no such language)."""
+    from ohhell.i18n import format_number
+    values = [(0, 0), (7, 0), (-3, 0), (1234, 0), (12345.678, 1), (-1234567.25, 2), (0.04, 1), (-0.04, 1),
+              (99.95, 0), (1000, 1), (-0.5, 1)]
+    context = browser.new_context()
+    context.add_cookies([{"name": "ohhell_lang", "value": lang, "url": server.base}])
+    page = context.new_page()
+    try:
+        page.goto(server.base + "/leaderboard")
+        assert page.evaluate("document.documentElement.lang") == lang
+        got = page.evaluate("""async (values) => {
+            const m = await import('/static/js/i18n.js');
+            return values.map(([v, d]) => m.number(v, d));
+        }""", values)
+        assert got == [format_number(v, d, lang=lang) for v, d in values]
+        when = page.evaluate("async () => (await import('/static/js/i18n.js')).dateTime(1764612300)")
+        assert re.search(r"\d", when) and not re.search(r"[०-९]", when), when
+        if lang in ("eu", "sq", "ceb"):     # no Intl data in Chromium: the numeric form
+            assert re.fullmatch(r"2025-12-0[12] \d\d:\d\d", when), when
+    finally:
+        context.close()
+
+
+def test_the_menu_offers_the_servers_languages(server, browser):
+    """The language menu lists ohhell.i18n.LANGUAGES as the server names them on the page
+    (data-i18n-languages), so a language added there needs nothing more in the scripts."""
+    from ohhell.i18n import LANGUAGES
+    page = browser.new_page()
+    try:
+        for path in ("/", "/events", "/rules", "/leaderboard"):
+            page.goto(server.base + path)
+            options = page.eval_on_selector_all(".topbar select.lang-menu option", "os => os.map(o => [o.value, o.textContent])")
+            assert options == [list(x) for x in LANGUAGES.items()], path
+    finally:
+        page.close()

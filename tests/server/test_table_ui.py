@@ -333,6 +333,67 @@ def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     ctx.close()
 
 
+MOTION_PROBE = """(() => {
+  window.__motion = {props: new Set(), jumps: []};
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    const anim = animate.call(this, keyframes, options);
+    for (const k of keyframes) for (const p of Object.keys(k)) if (!["offset", "easing", "composite"].includes(p)) window.__motion.props.add(p);
+    const node = this;
+    anim.finished.then(() => {}, () => {});
+    if (node.isConnected && options && options.duration && options.fill !== "forwards") {
+      // where the card is drawn just before its motion ends, against where it stands after
+      const timing = anim.effect.getComputedTiming();
+      anim.pause();
+      anim.currentTime = timing.endTime - 1;
+      const before = node.getBoundingClientRect();
+      anim.finish();
+      const after = node.getBoundingClientRect();
+      window.__motion.jumps.push(Math.max(Math.abs(before.left - after.left), Math.abs(before.top - after.top)));
+    }
+    return anim;
+  };
+})()"""
+
+
+def test_motion_runs_on_the_compositor_and_frames_keep_unchanged_nodes(browser, server):
+    """What keeps the main thread free (BENCHMARKS.md, "The web table page"), as behaviour: every
+    motion animates only transform properties and opacity, a moving card ends exactly where it
+    stands (no jump when its motion ends), the turn ring pulses by opacity, and a state frame
+    keeps the nodes it does not change (the seats, the cards still in the hand)."""
+    url = new_table(server, hand_sizes=(5,))
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(MOTION_PROBE)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.fill("#name", "Ann")
+    page.click("button.join[data-seat='0']")
+    page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game")
+    page.wait_for_selector("#seats .seat")
+    page.evaluate("() => document.querySelectorAll('#seats .seat, #hand .card').forEach((n) => { n.__kept = true; })")
+    held = set(state(page)["game"]["view"]["hand"])
+    play_by_keyboard(page, lambda v: len(v["tricks"]) < 2, pause=0.05)
+    page.wait_for_timeout(400)
+    kept = page.evaluate("""() => ({seats: [...document.querySelectorAll('#seats .seat')].every((n) => n.__kept),
+                                    cards: [...document.querySelectorAll('#hand .card')].filter((n) => n.__kept).length})""")
+    assert kept["seats"], "a frame made the seats again"
+    left = held & set(state(page)["game"]["view"]["hand"])
+    assert kept["cards"] == len(left) >= 3, (kept, left)
+    probe = page.evaluate("() => ({props: [...window.__motion.props], jumps: window.__motion.jumps})")
+    assert set(probe["props"]) <= {"translate", "scale", "rotate", "opacity", "transform"}, probe["props"]
+    assert len(probe["jumps"]) >= 4 and max(probe["jumps"]) <= 1.0, probe["jumps"]
+    # CSS animations too (the turn ring): opacity or transform alone
+    css = page.evaluate("""() => document.getAnimations().filter((a) => a.animationName)
+        .map((a) => a.effect.getKeyframes().flatMap((k) => Object.keys(k)))""")
+    assert css, "no turn ring pulsing"
+    for props in css:
+        assert set(props) - {"offset", "easing", "composite", "computedOffset"} <= {"opacity", "transform", "translate", "scale", "rotate"}, props
+    assert not errors, errors
+    ctx.close()
+
+
 def test_no_sideways_scroll_from_320_to_2560_with_seven_players(browser, server):
     """Seven seats (the most a table has) and 7 cards each, from a small phone to a large screen."""
     url = new_table(server, players=7, hand_sizes=(7,))

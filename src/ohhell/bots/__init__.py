@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..game import Game
+from ..i18n import N_
 from .base import Bot, Budget, Decision
 from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 
@@ -40,17 +41,17 @@ LEVELS = ("beginner", "intermediate", "expert")
 MEASURING_ONLY = ("pimc",)
 
 # name -> one line for ``--list-bots``; a bot without one is described by its docstring's first sentence.
-_ABOUT: dict[str, str] = {
-    "random": "plays a uniformly random legal action (a floor to measure others against)",
-    "heuristic": "rule-based: bids the tricks its hand is worth, then plays to make the bid exactly",
-    "expert": "search: samples the hidden hands from what it has seen and the bids, then ISMCTS "
-              "(about 50 ms a decision, at most 1 s)",
-    "beginner": "the heuristic's plan with a casual player's slips (a random card one time in three, "
-                "bids off by about a trick)",
+_ABOUT: dict[str, str] = {   # marked for the catalogs: --list-bots words them in the reader's language
+    "random": N_("plays a uniformly random legal action (a floor to measure others against)"),
+    "heuristic": N_("rule-based: bids the tricks its hand is worth, then plays to make the bid exactly"),
+    "expert": N_("search: samples the hidden hands from what it has seen and the bids, then ISMCTS "
+                 "(about 50 ms a decision, at most 1 s)"),
+    "beginner": N_("the heuristic's plan with a casual player's slips (a random card one time in three, "
+                   "bids off by about a trick)"),
     # Lines for bots other branches register (used once they are in the registry):
-    "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each played out by the "
-            "heuristic then solved exactly for the last 7 tricks); slow",
-    "expert-2026.11": "the expert of November 2026, frozen: a fixed baseline to measure the expert against",
+    "pimc": N_("reference: perfect-information Monte Carlo (50 sampled deals, each played out by the "
+               "heuristic then solved exactly for the last 7 tricks); slow"),
+    "expert-2026.11": N_("the expert of November 2026, frozen: a fixed baseline to measure the expert against"),
 }
 
 

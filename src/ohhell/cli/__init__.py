@@ -42,7 +42,8 @@ COMMANDS = {
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, with its own few words (``usage:``, the section headings) in
     the current language; everything else in the help is ours and marked already.
-    (argparse's error messages, such as "invalid choice", stay in English.)"""
+    (argparse's error messages, such as "invalid choice", are worded by
+    :func:`ohhell.cli.argwords.argparse_in_language` while the command line is parsed.)"""
 
     def add_usage(self, usage, actions, groups, prefix=None) -> None:  # type: ignore[override]
         super().add_usage(usage, actions, groups, prefix=prefix if prefix is not None else _("usage: "))
@@ -126,11 +127,13 @@ def main(argv: "Sequence[str] | None" = None) -> int:
 
 
 def _main(argv: "list[str]") -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 2
+    from .argwords import argparse_in_language
+    with argparse_in_language():   # argparse's own words ("invalid choice", ...) in the language too
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 2
     from .common import UsageError
     try:
         return int(args._run(args) or 0)

@@ -10,18 +10,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 
-HELP = ("look after a server's accounts: list-users, reset-password USER, set-bot USER, "
-        "create-token USER --name NAME, list-tokens USER, revoke-token USER ID")
+HELP = N_("look after a server's accounts: list-users, reset-password USER, set-bot USER, "
+          "create-token USER --name NAME, list-tokens USER, revoke-token USER ID")
 ACTIONS = "list-users, reset-password USER, set-bot USER, create-token USER --name NAME, list-tokens USER, " \
           "revoke-token USER ID"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="admin_command", metavar="ACTION")
-    db_help = ("the server's database: an SQLite file (default: $OHHELL_DB or "
-               "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
+    db_help = _("the server's database: an SQLite file (default: $OHHELL_DB or "
+                "~/.local/share/ohhell/server.sqlite3) or a postgresql://user@host/dbname URL")
     lu = sub.add_parser("list-users", help=_("list the accounts (username, created, live sessions)"),
                         description=_("List the accounts: username, when it was made, its live sessions."))
     lu.add_argument("--db", default=None, help=db_help)
@@ -62,9 +62,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _read_password() -> str:
     import getpass
     if sys.stdin.isatty():
-        first = getpass.getpass("New password: ")
-        if getpass.getpass("Again: ") != first:
-            raise ValueError("the two passwords differ; nothing was changed")
+        first = getpass.getpass(_("New password: "))
+        if getpass.getpass(_("Again: ")) != first:
+            raise ValueError(_("the two passwords differ"))
         return first
     line = sys.stdin.readline()
     return line[:-1] if line.endswith("\n") else line
@@ -72,12 +72,13 @@ def _read_password() -> str:
 
 def run(args: argparse.Namespace) -> int:
     if not getattr(args, "admin_command", None):
-        print(f"ohhell admin: say what to do: {ACTIONS} (ohhell admin --help)", file=sys.stderr)
+        print(_("ohhell admin: say what to do: {actions} (ohhell admin --help)").format(actions=ACTIONS),
+              file=sys.stderr)
         return 2
     try:
         import argon2  # noqa: F401
     except ImportError:
-        print("ohhell admin needs the server extra: pip install 'ohhell[server]'", file=sys.stderr)
+        print(_("ohhell admin needs the server extra: pip install 'ohhell[server]'"), file=sys.stderr)
         return 2
     import asyncio
 
@@ -93,73 +94,88 @@ def run(args: argparse.Namespace) -> int:
             if args.admin_command == "list-users":
                 users = await store.list_users()
                 if not users:
-                    print(f"no accounts in {_redact(db)}")
+                    print(_("no accounts in {db}").format(db=_redact(db)))
                 for u in users:
                     made = time.strftime("%Y-%m-%d %H:%M", time.gmtime(u["created"]))
-                    print(f"{u['username']:<24}  created {made} UTC  sessions {u['sessions']}  "
-                          f"tokens {u['tokens']}{'  bot' if u['bot'] else ''}")
+                    print(f"{u['username']:<24}  " + _("created {when} UTC  sessions {sessions}  tokens {tokens}").format(
+                        when=made, sessions=u['sessions'], tokens=u['tokens']) + ("  " + _("bot") if u['bot'] else ""))
                 return 0
             user = await store.user_by_key(username_key(args.user))
             if user is None:
-                print(f"ohhell admin: no account {args.user!r} in {_redact(db)}", file=sys.stderr)
+                print(_("ohhell admin: no account {user!r} in {db}").format(user=args.user, db=_redact(db)),
+                      file=sys.stderr)
                 return 1
             if args.admin_command != "reset-password":
                 return await tokens_and_bots(store, user)
             try:
                 password = check_password(_read_password(), user["username"])
             except (AccountError, ValueError) as e:
-                print(f"ohhell admin: {getattr(e, 'message', e)}; nothing was changed", file=sys.stderr)
+                print(_("ohhell admin: {reason}; nothing was changed").format(reason=_password_words(e)),
+                      file=sys.stderr)
                 return 1
             from argon2 import PasswordHasher
             await store.set_password_hash(user["user_id"], PasswordHasher().hash(password))
             ended = await store.delete_user_sessions(user["user_id"])
-            print(f"the password of {user['username']} is reset; {ended} session{'' if ended == 1 else 's'} "
-                  f"ended")
+            print(ngettext("the password of {name} is reset; {n} session ended",
+                           "the password of {name} is reset; {n} sessions ended", ended).format(
+                name=user['username'], n=ended))
             return 0
         finally:
             await store.close()
 
     def stamp(t: "float | None") -> str:
-        return "never" if t is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
+        return _("never") if t is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
 
     async def tokens_and_bots(store, user: dict) -> int:
         name = user["username"]
         if args.admin_command == "set-bot":
             await store.set_bot_account(user["user_id"], not args.off)
-            print(f"{name} is {'a person' if args.off else 'a bot account'} now")
+            print((_("{name} is a person's account now") if args.off else _("{name} is a bot account now")).format(
+                name=name))
             return 0
         if args.admin_command == "create-token":
             try:
                 token, listing = await issue_token(store, user["user_id"], clean_token_name(args.name))
             except AccountError as e:
-                print(f"ohhell admin: {e.message}; no token was made", file=sys.stderr)
+                print(_("ohhell admin: {reason}; no token was made").format(
+                    reason=_("a token's name is 1 to 40 characters") if e.code == "bad_name" else e.message),
+                    file=sys.stderr)
                 return 1
-            print(f"API token {listing['id']} ({listing['name']}) for {name}; it is shown only this once:",
-                  file=sys.stderr)
+            print(_("API token {id} ({token_name}) for {name}; it is shown only this once:").format(
+                id=listing['id'], token_name=listing['name'], name=name), file=sys.stderr)
             print(token)   # alone on standard output, for scripts: TOKEN=$(ohhell admin create-token ...)
             return 0
         if args.admin_command == "list-tokens":
             found = await store.list_tokens(user["user_id"])
             if not found:
-                print(f"{name} has no API tokens")
+                print(_("{name} has no API tokens").format(name=name))
             for t in found:
-                print(f"{t['id']}  {t['hint']}…  {t['name']:<40}  created {stamp(t['created'])}  "
-                      f"last used {stamp(t['last_used'])}")
+                print(f"{t['id']}  {t['hint']}…  {t['name']:<40}  " + _("created {created}  last used {used}").format(
+                    created=stamp(t['created']), used=stamp(t['last_used'])))
             return 0
         # revoke-token
         if args.all == bool(args.token_id):
-            print("ohhell admin: give a token's ID (ohhell admin list-tokens USER) or --all", file=sys.stderr)
+            print(_("ohhell admin: give a token's ID (ohhell admin list-tokens USER) or --all"), file=sys.stderr)
             return 2
         ids = [t["id"] for t in await store.list_tokens(user["user_id"])] if args.all else [args.token_id]
         revoked = [i for i in ids if await store.delete_token(user["user_id"], i) is not None]
         if not args.all and not revoked:
-            print(f"ohhell admin: {name} has no token {args.token_id!r}", file=sys.stderr)
+            print(_("ohhell admin: {name} has no token {id!r}").format(name=name, id=args.token_id), file=sys.stderr)
             return 1
-        print(f"{len(revoked)} token{'' if len(revoked) == 1 else 's'} of {name} revoked")
+        print(ngettext("{n} token of {name} revoked", "{n} tokens of {name} revoked", len(revoked)).format(
+            n=len(revoked), name=name))
         return 0
 
     try:
         return asyncio.run(go())
     except StoreError as e:
-        print(f"ohhell admin: {e}", file=sys.stderr)
+        print(_("ohhell admin: the database could not be used: {reason}").format(reason=e), file=sys.stderr)
         return 1
+
+
+def _password_words(error: Exception) -> str:
+    """Why a new password was refused, in the current language."""
+    code = getattr(error, "code", None)
+    if code == "bad_password":
+        return _("a password has 8 to 1024 characters and must not be the username")
+    return str(getattr(error, "message", error))

@@ -15,9 +15,9 @@ def _positive(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected a whole number, not {text!r}").format(text=text)) from None
     if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {n}").format(n=v))
     return v
 
 
@@ -36,9 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("sampled deals per decision (default {n}; more is slower and surer)").format(n=DEFAULT_SAMPLES))
     p.add_argument("--seed", default="0", help=_("the analysis's seed (the same file and seed give the same analysis)"))
     p.add_argument("--jobs", type=_positive, default=1, metavar="N", help=_("use N processes (default 1)"))
-    p.add_argument("--no-luck", action="store_true", help=_("skip luck (the replays of each seat's cards)"))
-    p.add_argument("--luck-replays", type=_positive, default=1, metavar="N",
-                   help=_("average N replays for each luck (2 or more: with an interval; each costs about a tenth more)"))
+    p.add_argument("--no-luck", action="store_true",
+                   help=_("leave out luck and skill (what the best actions would have scored on the real cards)"))
     p.add_argument("--min-loss", type=float, default=MIN_LOSS, metavar="POINTS",
                    help=_("flag mistakes of at least this many points (default {n})").format(n=MIN_LOSS))
     p.add_argument("--top", type=_positive, default=5, metavar="N", help=_("mistakes to list per seat (default 5)"))
@@ -114,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from ..files import RECORDS, SCORESHEET, atomic_write_text, read_file
 
     def fail(msg: str) -> int:
-        print(f"ohhell analyze: {msg}", file=sys.stderr)
+        print("ohhell analyze: " + msg, file=sys.stderr)
         return 2
 
     if not (args.min_loss >= 0):
@@ -142,14 +141,14 @@ def run(args: argparse.Namespace) -> int:
     with _Progress(not args.quiet) as progress:
         for number in numbers:
             rec = records[number - 1]
-            where = f"{args.file}, record {number}" if content.kind == RECORDS else args.file
+            where = _("{path}, record {n}").format(path=args.file, n=number) if content.kind == RECORDS else args.file
             if not isinstance(rec, dict):
-                return fail(f"{where}: a record is a JSON object")
+                return fail(_("{path}: a record is a JSON object").format(path=where))
             label = _("game {n}").format(n=number) if content.kind == RECORDS else _("analysing")
             try:
                 a = analyze_game(rec, samples=args.samples, seed=seed, jobs=args.jobs,
                                  progress=progress.start(label), luck=not args.no_luck,
-                                 min_loss=args.min_loss, top=args.top, luck_replays=args.luck_replays)
+                                 min_loss=args.min_loss, top=args.top)
             except OhHellError as e:
                 return fail(f"{where}: {e}")
             analyses.append((number, a))

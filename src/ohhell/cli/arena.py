@@ -60,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_or_fail(args)
     specs = [x.strip() for x in args.bots.split(",") if x.strip()]
     if args.deals < 1:
-        raise UsageError("--deals must be at least 1")
+        raise UsageError(_("{flag} must be at least {n}").format(flag="--deals", n=1))
     if args.jobs < 0:
-        raise UsageError("--jobs must be 0 (every core) or more")
+        raise UsageError(_("--jobs must be 0 (every core) or more"))
     if args.iterations is not None and args.iterations < 1:
-        raise UsageError("--iterations must be at least 1")
+        raise UsageError(_("{flag} must be at least {n}").format(flag="--iterations", n=1))
     if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
-        raise UsageError("--seconds must be a number of seconds above 0")
+        raise UsageError(_("--seconds must be a number of seconds above 0"))
     try:
         seats = lineup(specs, rules.players)
         for spec in dict.fromkeys(seats):
@@ -81,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
     bar = None
     try:
         if not args.quiet:
-            print(f"ohhell arena: {games} games ({args.deals} deal sets x {games // args.deals} rotations) "
-                  f"of {len(rules.hand_sizes)} hands, {pool.describe()}",
+            print("ohhell arena: " + _("{games} games ({deals} deal sets x {rotations} rotations) of {hands} hands, "
+                                       "{pool}").format(games=games, deals=args.deals, rotations=games // args.deals,
+                                                        hands=len(rules.hand_sizes), pool=pool.describe()),
                   file=sys.stderr, flush=True)
             bar = ProgressBar(games * decisions_per_game(rules), label="games", stream=sys.stderr,
                               items=games, always=True)
@@ -116,5 +117,5 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         match.plot(args.plot)
         if args.json != "-":
-            print(f"chart saved to {args.plot}")
+            print(_("chart saved to {path}").format(path=args.plot))
     return 0

@@ -7,7 +7,8 @@ import argparse
 from ..errors import RulesError
 from ..rules import FLAGS as _FLAGS
 from ..rules import NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
-from ..i18n import _, ngettext
+from ..text import rules_words
+from ..i18n import _, display_width, ngettext
 
 __all__ = ["UsageError", "add_rules_arguments", "rules_from_args", "rules_or_fail", "parse_int_list",
            "name_list", "bot_list", "bot_listing", "CommandFailed", "add_ray_argument", "open_pool"]
@@ -71,7 +72,8 @@ def rules_or_fail(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as e:
-        raise UsageError(_("bad rules: {reason}").format(reason=flag_words(str(e)))) from None
+        reason = rules_words(e) if e.code else flag_words(str(e))
+        raise UsageError(_("bad rules: {reason}").format(reason=reason)) from None
 
 
 def flag_words(message: str) -> str:
@@ -121,12 +123,13 @@ def bot_listing() -> str:
     lines = []
     for i in infos:
         if i.alias_of:
-            lines.append(f"  {i.name:<{width}}another name for {i.alias_of}")
+            lines.append(f"  {i.name:<{width}}" + _("another name for {name}").format(name=i.alias_of))
             continue
-        level = f"level {i.level} of {levels}" if i.level else "not a level"
-        lines.append(f"{i.name:<{width + 2}}{level:<13} {i.description}")
+        level = _("level {n} of {count}").format(n=i.level, count=levels) if i.level else _("not a level")
+        level += " " * max(1, 14 - display_width(level))
+        lines.append(f"{i.name:<{width + 2}}{level}{_(i.description)}")
     lines.append("")
-    lines.append("Levels run from weakest to strongest. Arena specs take options, e.g. expert:iterations=60.")
+    lines.append(_("Levels run from weakest to strongest. Arena specs take options, e.g. expert:iterations=60."))
     return "\n".join(lines)
 
 

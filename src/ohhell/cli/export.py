@@ -39,18 +39,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         content = read_file(args.file)
     except OSError as e:
-        return fail(f"cannot read {args.file}: {e.strerror or e}")
+        return fail(_("cannot read {path}: {reason}").format(path=args.file, reason=e.strerror or e))
     except OhHellError as e:
         return fail(f"{args.file}: {e}")
     if content.sheet is not None:
-        return fail(f"{args.file} is a score sheet, which holds no cards; export a game record")
+        return fail(_("{path} is a score sheet, which holds no cards; export a game record").format(path=args.file))
     records = content.records
     if args.game is not None:
         if not 1 <= args.game <= len(records):
-            return fail(f"--game must be 1 to {len(records)}")
+            return fail(_("--game must be 1 to {n}").format(n=len(records)))
         picked = [(args.game, records[args.game - 1])]
     elif args.format == "openspiel" and len(records) > 1:
-        return fail(f"{args.file} holds {len(records)} games; OpenSpiel holds one hand: choose one with --game")
+        return fail(_("{path} holds {n} games; OpenSpiel holds one hand: choose one with --game").format(
+            path=args.file, n=len(records)))
     else:
         picked = list(enumerate(records, 1))
     games = []
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             games.append((Game.from_record(rec), rec))
         except OhHellError as e:
-            where = f" (game {number})" if len(records) > 1 else ""
+            where = " " + _("(game {n})").format(n=number) if len(records) > 1 else ""
             return fail(f"{args.file}{where}: {e}")
     try:
         if args.format == "pbn":
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                         "site": args.site or kept.get("Site") or "?",
                         "date": args.date or kept.get("Date") or "????.??.??"}
                 if not all(isinstance(v, str) for v in tags.values()):
-                    return fail(f"{args.file}: the record's pbn tags must be text")
+                    return fail(_("{path}: the record's pbn tags must be text").format(path=args.file))
                 parts.append(dumps(g, hand=args.hand, **tags))
             # one header for the file: later games drop their own
             text = parts[0] + "".join("\n".join(p.splitlines()[3:]) + "\n" for p in parts[1:])
@@ -80,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
             text = exported.text()
             if exported.returns is not None and exported.ohhell_scores is not None \
                     and tuple(exported.returns) != tuple(exported.ohhell_scores):
-                print(f"ohhell export: note: OpenSpiel scores hand {exported.hand} {list(exported.returns)}; "
-                      f"the record's rules scored it {list(exported.ohhell_scores)}", file=sys.stderr)
+                print("ohhell export: " + _("note: OpenSpiel scores hand {hand} {scores}; the record's rules scored "
+                                            "it {ours}").format(hand=exported.hand, scores=list(exported.returns),
+                                                                ours=list(exported.ohhell_scores)), file=sys.stderr)
     except OhHellError as e:
         return fail(str(e))
     if args.output in (None, "-"):
@@ -90,5 +92,5 @@ def run(args: argparse.Namespace) -> int:
         try:
             atomic_write_text(args.output, text)
         except OSError as e:
-            return fail(f"cannot write {args.output}: {e.strerror or e}")
+            return fail(_("cannot write {path}: {reason}").format(path=args.output, reason=e.strerror or e))
     return 0

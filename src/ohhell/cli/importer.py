@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         with open(args.file, "rb") as f:
             data = f.read()
     except OSError as e:
-        return fail(f"cannot read {args.file}: {e.strerror or e}")
+        return fail(_("cannot read {path}: {reason}").format(path=args.file, reason=e.strerror or e))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         if detect_format(text) == "openspiel":
             from ..openspiel_format import from_openspiel
             records = [from_openspiel(text).record()]
-            notes.append("an OpenSpiel oh_hell hand: a game of one hand under the 'openspiel' preset")
+            notes.append(_("an OpenSpiel oh_hell hand: a game of one hand under the 'openspiel' preset"))
         else:
             from ..pbn import parse
             found = parse(text)
@@ -60,22 +60,23 @@ def run(args: argparse.Namespace) -> int:
                 records.append(rec)
             for g in found:
                 if not g.whole:
-                    notes.append(f"hand {g.hands[0]} (line {g.line}) is imported alone, as a game of one hand "
-                                 f"under that hand's rules; the scores before it are not in the file")
+                    notes.append(_("hand {hand} (line {line}) is imported alone, as a game of one hand under that "
+                                   "hand's rules; the scores before it are not in the file").format(
+                        hand=g.hands[0], line=g.line))
     except OhHellError as e:
         return fail(f"{args.file}: {e}")
     if len(records) == 1:
         out = json.dumps(records[0], indent=2, ensure_ascii=False) + "\n"
     else:
         out = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-        notes.append(f"{len(records)} games: written as JSON Lines, one record per line")
+        notes.append(_("{n} games: written as JSON Lines, one record per line").format(n=len(records)))
     for note in notes:
-        print(f"ohhell import: note: {note}", file=sys.stderr)
+        print("ohhell import: " + _("note: {note}").format(note=note), file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.write(out)
     else:
         try:
             atomic_write_text(args.output, out)
         except OSError as e:
-            return fail(f"cannot write {args.output}: {e.strerror or e}")
+            return fail(_("cannot write {path}: {reason}").format(path=args.output, reason=e.strerror or e))
     return 0

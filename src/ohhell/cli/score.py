@@ -7,7 +7,7 @@ import os
 import sys
 
 from .common import UsageError, add_rules_arguments, name_list, rules_or_fail
-from ..i18n import _, N_
+from ..i18n import N_, _, ngettext, pgettext
 
 HELP = N_("keep score for a game played with real cards (resumes the last sheet; needs the 'tui' extra)")
 
@@ -30,6 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import RecordError, RulesError
     from ..scoresheet import ScoreSheet
+    from ..text import rules_words
 
     path = args.file
     if path is None:
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             ScoreSheet(rules, names or [], dealer or 0)
         except RulesError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(rules_words(e)) from None
     app = ScoreApp(path, settings, sheet=sheet, setup=not args.start)
     app.run()
     if app.sheet is not None:
@@ -90,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
 
 def sheet_text(sheet) -> str:
     """The sheet as a plain-text table (for ``--print``)."""
+    from ..i18n import display_width as _width
     n = sheet.players
-    header = ["hand", "cards", "dealer"] + list(sheet.names)
+    header = [pgettext("column", "hand"), pgettext("column", "cards"), pgettext("column", "dealer")] + list(sheet.names)
     rows = []
     totals = [0] * n
     for k in range(sheet.hands_started):
@@ -106,13 +108,16 @@ def sheet_text(sheet) -> str:
                 totals[s] += scores[s]
                 cells.append(f"{b}/{w}{'*' if b == w else ' '} {totals[s]:>4}")
         rows.append([str(k + 1), str(p.hand_size), sheet.names[p.dealer]] + cells)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: "  ".join(x.rjust(w) if i else x.ljust(w) for i, (x, w) in enumerate(zip(r, widths)))  # noqa: E731
+    widths = [max(_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def fmt(r: "list[str]") -> str:   # (padded by terminal cells: Devanagari's marks take none)
+        pad = [" " * (w - _width(x)) for x, w in zip(r, widths)]
+        return "  ".join(p + x if i else x + p for i, (x, p) in enumerate(zip(r, pad)))
     lines = [fmt(header), "  ".join("-" * w for w in widths), *map(fmt, rows),
-             "(each cell: bid/won, * = made, then the running total)"]
+             _("(each cell: bid/won, * = made, then the running total)")]
     if sheet.is_over:
-        lines.append("Winner" + ("s: " if len(sheet.winners) > 1 else ": ")
-                     + ", ".join(sheet.names[s] for s in sheet.winners))
+        lines.append(ngettext("Winner: {names}", "Winners: {names}", len(sheet.winners)).format(
+            names=", ".join(sheet.names[s] for s in sheet.winners)))
     elif sheet.finished_hands:
-        lines.append("Leading: " + ", ".join(sheet.names[s] for s in sheet.leaders()))
+        lines.append(_("Leading: {names}").format(names=", ".join(sheet.names[s] for s in sheet.leaders())))
     return "\n".join(lines)

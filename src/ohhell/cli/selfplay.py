@@ -63,11 +63,11 @@ def run(args: argparse.Namespace) -> int:
     default = "heuristic" if "heuristic" in botlib.names() else "random"
     names = bot_list(args.bots or default, n)
     if args.games < 1:
-        raise UsageError("--games must be at least 1")
+        raise UsageError(_("{flag} must be at least {n}").format(flag="--games", n=1))
     player_names = name_list(args.names, n) if args.names else botlib.table_names(names)
     base = args.seed if args.seed is not None else secrets.token_hex(6)
     if args.seed is None and not args.quiet:
-        print(f"base seed: {base} (pass --seed {base} to replay these deals)", file=sys.stderr)
+        print(_("base seed: {seed} (pass --seed {seed} to replay these deals)").format(seed=base), file=sys.stderr)
     pool = open_pool(args)
     out = open(args.out, "w", encoding="utf-8") if args.out else None
     totals = [0] * n

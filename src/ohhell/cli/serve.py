@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from ..i18n import _, N_
+from ..i18n import N_, _, format_number
 
 HELP = N_("serve Oh Hell in the browser: a lobby, tables with friends and bots, replays (http://127.0.0.1:8000)")
 
@@ -64,9 +64,10 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("a port is a whole number from 1 to 65535, not {text}").format(
+            text=repr(text))) from None
     if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {port}")
+        raise argparse.ArgumentTypeError(_("a port is a whole number from 1 to 65535, not {text}").format(text=port))
     return port
 
 
@@ -75,13 +76,13 @@ def run(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        print("ohhell serve needs the server extra: pip install 'ohhell[server]'", file=sys.stderr)
+        print(_("ohhell serve needs the server extra: pip install 'ohhell[server]'"), file=sys.stderr)
         return 2
     if args.bot_delay < 0:
-        print("ohhell serve: --bot-delay must be 0 or more", file=sys.stderr)
+        print(_("ohhell serve: {flag} must be 0 or more").format(flag="--bot-delay"), file=sys.stderr)
         return 2
     if args.bot_workers is not None and args.bot_workers < 1:
-        print("ohhell serve: --bot-workers must be at least 1", file=sys.stderr)
+        print(_("ohhell serve: {flag} must be at least {n}").format(flag="--bot-workers", n=1), file=sys.stderr)
         return 2
     for flag, value, least in (("--max-open-tables", args.max_open_tables, 1),
                                ("--unstarted-expiry", args.unstarted_expiry, 0.1),
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
                                ("--analysis-samples", args.analysis_samples, 1),
                                ("--max-sockets-per-address", args.max_sockets_per_address, 0)):
         if value is not None and not value >= least:
-            print(f"ohhell serve: {flag} must be at least {least:g}", file=sys.stderr)
+            print(_("ohhell serve: {flag} must be at least {n}").format(flag=flag, n=format_number(
+                least, 0 if least >= 1 else len(f"{least:g}") - 2)), file=sys.stderr)
             return 2
     proxies = [p.strip() for arg in args.trusted_proxy for p in arg.split(",") if p.strip()]
     import logging
@@ -115,16 +117,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         sock = bind_socket(args.host, args.port)   # a busy port is refused before anything is said or loaded
     except PortError as e:
-        print(f"ohhell serve: {e}", file=sys.stderr)
+        print("ohhell serve: " + _port_words(e), file=sys.stderr)
         return 1
     host = f"[{args.host}]" if ":" in args.host else args.host
     if args.redis is not None:
-        print(_("Oh Hell is served at http://{host}:{port} as a node of the cluster on {db} and {redis} "
-                "(Ctrl+C stops this node; its tables go to the other nodes)").format(
-                    host=host, port=args.port, db=_redact(db), redis=_redact(args.redis)), flush=True)
+        print(_("Oh Hell is served at {url} as a node of the cluster on {db} and {redis} (Ctrl+C stops this "
+                "node; its tables go to the other nodes)").format(
+                    url=f"http://{host}:{args.port}", db=_redact(db), redis=_redact(args.redis)), flush=True)
     else:
-        print(f"Oh Hell is served at http://{host}:{args.port}  (tables kept in {_redact(db)}; Ctrl+C stops)",
-              flush=True)
+        print(_("Oh Hell is served at {url}  (tables kept in {db}; Ctrl+C stops)").format(
+            url=f"http://{host}:{args.port}", db=_redact(db)), flush=True)
     try:
         started = serve(args.host, args.port, db, sock=sock, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
                         bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log,
@@ -142,3 +144,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0 if started else 1
+
+
+def _port_words(error: Exception) -> str:
+    """Why the address cannot be served on (a :class:`ohhell.server.PortError`), in words."""
+    f = getattr(error, "facts", {})
+    code = getattr(error, "code", None)
+    if code == "busy":
+        return _("port {port} on {host} is already in use (is another server running?)").format(**f)
+    if code == "address":
+        return _("cannot listen on {host!r}: unknown address ({reason})").format(**f)
+    if code == "unusable" and "port" in f:
+        return _("port {port} on {host} cannot be used: {reason}").format(**f)
+    if code == "range":
+        return _("a port is a whole number from 1 to 65535, not {text}").format(text=f["port"])
+    return str(error)

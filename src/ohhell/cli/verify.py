@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from ..i18n import _, N_
+from ..i18n import N_, _, ngettext
 
 HELP = N_("check game records: replay every action and every derived field")
 
@@ -50,10 +50,10 @@ def verify_file(path: str) -> int:
             if problem:
                 raise RecordError(f"record {number}: {problem}")
     except UnicodeDecodeError as e:
-        raise RecordError(f"not a UTF-8 text file (byte {e.start} cannot be read): records are JSON "
-                          f"text") from None
+        raise RecordError(_("not a UTF-8 text file (byte {n} cannot be read): records are JSON text").format(
+            n=e.start)) from None
     if count == 0:
-        raise RecordError("no record in this file (it is empty)")
+        raise RecordError(_("no record in this file (it is empty)"))
     return count
 
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             count = verify_file(path)
-            print(f"{path}: {count} record{'s' if count != 1 else ''} OK")
+            print(f"{path}: " + ngettext("{n} record OK", "{n} records OK", count).format(n=count))
         except RecordError as e:
             print(f"{path}: {e}", file=sys.stderr)
             status = 1
@@ -72,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}: {e.strerror or e}", file=sys.stderr)
             status = 1
         except RecursionError:
-            print(f"{path}: the JSON is nested too deeply to be a record", file=sys.stderr)
+            print(f"{path}: " + _("the JSON is nested too deeply to be a record"), file=sys.stderr)
             status = 1
     return status

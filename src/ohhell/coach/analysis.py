@@ -9,10 +9,26 @@ Per hand and per game it adds up each seat's points lost in bidding and in
 play, and splits its score exactly as ``score = cards - lost + fall``: **cards**
 is what the hand was worth as dealt (the expected score of the best bid, from
 the seat's own information), **fall** how the unseen cards and the others' play
-fell.  **Luck** is the other view, from the real deal: the score the analysis
-bot makes in that seat (bidding the analysis's best bid, then playing each card
-by the analysis, the other seats keeping their bids and playing the heuristic's
-cards), with ``skill = score - luck``.
+fell.  **Luck** is the other view, from the real deal: what the analysis bot
+would have scored in the seat, anchored on the real game.  In each finished
+hand, up to the seat's first flagged mistake the seat did what the analysis
+would have done (or close enough that the analysis cannot tell), so luck
+follows the real game; at that mistake the best action is taken instead and the
+rest of the hand played out on the real cards as the evaluation plays it out
+(every seat on the heuristic policy, the other seats keeping their real bids:
+:func:`ohhell.coach.evaluate.outcomes`), and each later card of the seat adds
+the analysis's expected gain of its best card over the heuristic's (the
+analysis bot would have played it).  A hand without a mistake has
+``luck = score``; ``skill = score - luck``.
+
+With ``lost`` the seat's points lost, ``score = luck - lost + chance`` holds
+exactly, hand by hand, where ``chance`` is what the analysis expected of the
+seat's decisions from the first mistake on minus what they did on the real
+cards (each card after it against the heuristic's card, whose values telescope
+along the hand), plus what the other seats' play after it did where it was not
+the heuristic's, plus the (small, not flagged) losses before it
+(tests/coach/test_luck.py checks this against the game engine; BENCHMARKS.md,
+"Luck plus skill", measures how large each part is).
 
 The result is plain data (:class:`GameAnalysis`, ``to_dict`` is JSON), and
 :func:`annotate` adds it to the record as its ``analysis`` field, which
@@ -36,7 +52,7 @@ from ..game import Game
 from ..records import parse_record
 from ..state import OVER
 from ..bots.heuristic import HeuristicBot
-from .evaluate import Z95, Evaluation, evaluate, evaluate_bid, evaluate_play
+from .evaluate import Z95, Evaluation, evaluate, evaluate_bid, outcomes
 
 __all__ = ["GameAnalysis", "analyze_game", "annotate", "ANALYSIS_FORMAT", "ANALYSIS_VERSION",
            "DEFAULT_SAMPLES", "MIN_LOSS", "describe_mistake", "analysis_of", "decision_view"]
@@ -53,6 +69,10 @@ METHOD = ("flat Monte Carlo over the deciding seat's information set: deals of t
           "from the exact sampler, weighted by the bids seen; every legal action played out in "
           "every deal with the heuristic policy for every seat; a card's loss cross-fitted "
           "(best chosen on half the deals, loss measured on the other half)")
+
+#: How luck is worked out (the ``luck`` of an analysis's settings; older analyses have none,
+#: and their luck is a fresh replay of each hand: ``luck_samples`` and ``luck_replays``).
+LUCK_METHOD = "anchored"
 
 Progress = Callable[[int, int], None]
 
@@ -177,49 +197,29 @@ def _decision(view, ev: Evaluation, action: Action, index: int, min_loss: float)
     return d
 
 
-def _nearest_bid(g: Game, seat: int, want: int) -> Action:
-    legal = [a for a in g.legal_actions(seat) if isinstance(a, Bid)]
-    return min(legal, key=lambda a: (abs(a.tricks - want), a.tricks))
-
-
-def _luck(start: Game, k: int, seat: int, best_bid: int, bids: "tuple[int, ...]", order, samples: int,
-          seed: "int | str", replay: int = 0) -> int:
-    """The score the analysis bot makes in ``seat`` from hand ``k``'s real deal: it bids
-    ``best_bid`` (the analysis's best bid), every other seat keeps its bid (the nearest legal
-    one, should the hook now forbid it), and it plays each card as the analysis rates best,
-    from its own view, while the other seats play the heuristic's cards."""
-    g = start.copy()
-    for s in order:
-        g.apply(_nearest_bid(g, s, best_bid if s == seat else bids[s]), s)
-    others = HeuristicBot()
-    rng = random.Random(f"{seed}/{k}/luck/{seat}" + (f"/{replay}" if replay else ""))
-    while g.hand_index == k and g.phase != OVER:
-        p = g.to_act
-        assert p is not None
-        v = g.view(p)
-        if p == seat:
-            ev = evaluate_play(v, samples, rng)
-            a = ev.actions[ev.best]
-        else:
-            a = others.decide(v).action
-        g.apply(a, p)
-    return int(g.past_hands[k].scores[seat])
-
-
 def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: "int | str" = 0,
-                 luck_samples: "int | None" = None, min_loss: float = MIN_LOSS, luck_replays: int = 1,
+                 luck: bool = True, min_loss: float = MIN_LOSS, trace: bool = False,
                  progress: "Callable[[], None] | None" = None) -> dict:
     """The analysis of hand ``k`` (0-based) of ``record`` as a dict (see :class:`GameAnalysis`).
 
-    Each hand is independent given the record, which is what ``jobs`` uses.
+    Each hand is independent given the record, which is what ``jobs`` uses.  With ``trace``
+    every decision of a finished hand also carries ``real``: what each legal action would
+    have scored on the real cards (:func:`ohhell.coach.evaluate.outcomes`), for the
+    benchmarks; it is not part of the annotation format.
     """
     game = Game.from_record(record)
     actions = _hands_actions(game)
     g = _at_hand(game, k, actions)
-    start = g.copy()
     n = game.players
+    finished = len(game.past_hands) > k
+    hr = game.past_hands[k] if finished else None
     decisions = []
     cards: dict[int, tuple[float, float]] = {}
+    # Luck (module notes): where each seat's first flagged mistake of the hand was, what the
+    # best action would have scored there on the real cards, and the analysis's expected gain
+    # of its best card over the playouts' card at each of the seat's later cards.
+    anchor: dict[int, tuple[int, float]] = {}
+    gains = [0.0] * n
     for i, (seat, action) in enumerate(actions[k]):
         view = g.view(seat)
         rng = random.Random(f"{seed}/{k}/{i}")
@@ -230,12 +230,24 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
                 cards[seat] = (ev2.mean[0], ev2.se[0])
             else:
                 cards[seat] = (ev.mean[ev.best], ev.se[ev.best])
-        decisions.append(_decision(view, ev, action, i, min_loss))
+        d = _decision(view, ev, action, i, min_loss)
+        if hr is not None and not ev.exact and (luck or trace):
+            if seat in anchor:
+                if "loss_policy" in d:
+                    gains[seat] += d["loss"] - d["loss_policy"]
+            if trace or (seat not in anchor and d["mistake"]):
+                # The hand is over, so its cards are known: what each legal action scores on
+                # the real deal, the rest of the hand played out as the evaluation plays it
+                # out, the other seats keeping their real bids.
+                real = outcomes(view, [g.hand_mask(s) for s in range(n)], hr.bids)
+                if seat not in anchor and d["mistake"]:
+                    anchor[seat] = (i, real[ev.best])
+                if trace:
+                    d["real"] = [_r(x) for x in real]
+        decisions.append(d)
         g.apply(action, seat)
         if progress is not None:
             progress()
-    finished = len(game.past_hands) > k
-    hr = game.past_hands[k] if finished else None
     seats = []
     for s in range(n):
         mine = [d for d in decisions if d["seat"] == s]
@@ -257,20 +269,13 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             row["score"] = hr.scores[s]
             if "cards" in row:
                 row["fall"] = _r(row["score"] - row["cards"] + row["lost_bid"] + row["lost_play"])
-            if luck_samples is None or luck_samples > 0:
-                bid_d = next(d for d in mine if d["kind"] == "bid")
-                ls = luck_samples if luck_samples is not None else max(16, samples // 3)
-                lucks = [_luck(start, k, s, int(bid_d["best"]), hr.bids, hr.order, ls, seed, r)
-                         for r in range(luck_replays)]
-                if luck_replays == 1:
-                    row["luck"] = lucks[0]
-                    row["skill"] = row["score"] - row["luck"]
+            if luck:
+                if s in anchor:
+                    row["luck_from"] = anchor[s][0]
+                    row["luck"] = _r(anchor[s][1] + gains[s])
                 else:
-                    m = sum(lucks) / luck_replays
-                    var = sum((x - m) ** 2 for x in lucks) / (luck_replays - 1)
-                    row["luck"] = _r(m)
-                    row["luck_se"] = _r(math.sqrt(var / luck_replays))
-                    row["skill"] = _r(row["score"] - m)
+                    row["luck"] = row["score"]
+                row["skill"] = _r(row["score"] - row["luck"])
         seats.append(row)
     out: dict[str, Any] = {"hand": k, "hand_size": g.past_hands[k].hand_size if finished else game.hand_size,
                            "finished": finished, "decisions": decisions, "seats": seats}
@@ -301,7 +306,8 @@ class GameAnalysis:
       probability of each number of tricks; ``forced`` for a single legal action) and
       ``seats`` (``lost_bid``, ``lost_play`` with their ``_se``, ``mistakes``, and for a
       seat that bid ``cards`` and ``cards_se``, and for a finished hand ``bid``, ``won``,
-      ``score``, ``fall``, ``luck``, ``skill``);
+      ``score``, ``fall``, ``luck``, ``skill`` and ``luck_from`` (the index of the seat's first
+      mistake of the hand, where its luck leaves the real game; absent without one));
     * ``seats[s]``: the game's totals of the same, and ``top``: the largest mistakes, in words.
     """
 
@@ -363,12 +369,8 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
             out["cards_se"] = _r(math.sqrt(sum(r["cards_se"] ** 2 for r in done)))
             out["fall"] = _r(sum(r["fall"] for r in done))
         if done and all("luck" in r for r in done):
-            out["luck"] = _r(sum(r["luck"] for r in done)) if any("luck_se" in r for r in done) \
-                else sum(r["luck"] for r in done)
-            out["skill"] = out["score"] - out["luck"]
-            if all("luck_se" in r for r in done):
-                out["skill"] = _r(out["skill"])
-                out["luck_se"] = _r(math.sqrt(sum(r["luck_se"] ** 2 for r in done)))
+            out["luck"] = _r(sum(r["luck"] for r in done))
+            out["skill"] = _r(out["score"] - out["luck"])
         ms = [(h, d) for h in hands for d in h["decisions"] if d["seat"] == s and d["mistake"]]
         ms.sort(key=lambda hd: (-hd[1]["loss"], hd[0]["hand"], hd[1]["index"]))
         out["top"] = [{"hand": h["hand"], "index": d["index"], "text": describe_mistake(h, d)}
@@ -379,22 +381,21 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
 
 def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_SAMPLES,
                  seed: "int | str" = 0, jobs: int = 1, progress: "Progress | None" = None,
-                 luck: bool = True, luck_samples: "int | None" = None, min_loss: float = MIN_LOSS,
-                 top: int = 5, luck_replays: int = 1) -> GameAnalysis:
+                 luck: bool = True, min_loss: float = MIN_LOSS, top: int = 5,
+                 trace: bool = False) -> GameAnalysis:
     """Analyse every decision of a game (a record as a dict or JSON text, or a :class:`~ohhell.Game`).
 
     :param samples: sampled deals per decision (more: smaller errors, slower).
     :param seed: the analysis's seed: the same record, samples and seed give the same result.
     :param jobs: processes to analyse hands in parallel (each hand is independent).
     :param progress: called as ``progress(done, total)`` in decisions, as the work advances.
-    :param luck: work out each seat's luck (the replays cost about a tenth more).
-    :param luck_samples: sampled deals per card of the luck replays (default ``samples // 3``).
-    :param luck_replays: replays per seat and hand, averaged; with 2 or more each luck has a
-        standard error (``luck_se``).  One replay's own sampling moves a game's luck by about
-        13 points (standard deviation, BENCHMARKS.md), so one replay is a rough figure.
+    :param luck: work out each seat's luck and skill for every finished hand (one playout of
+        the real deal per legal action of each decision: about 1% more time).
     :param min_loss: the smallest loss, in points, flagged as a mistake (it must also be
         significant: its 95% interval above zero).
     :param top: how many mistakes per seat to put in words.
+    :param trace: also give every decision of a finished hand its ``real`` outcomes (what
+        each legal action scores on the real cards), for the benchmarks.
     :raises RecordError: for a record that does not replay (the message says where).
     :raises ValueError: for a bad setting.
 
@@ -409,15 +410,12 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
         raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, not {jobs!r}")
-    if isinstance(luck_replays, bool) or not isinstance(luck_replays, int) or luck_replays < 1:
-        raise ValueError(f"luck_replays must be a whole number of at least 1, not {luck_replays!r}")
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise ValueError(f"seed must be a number or text, not {seed!r}")
     rec, game = _load(source)
     actions = _hands_actions(game)
     total = sum(len(a) for a in actions)
-    ls = 0 if not luck else luck_samples
-    kw = dict(samples=samples, seed=seed, luck_samples=ls, min_loss=min_loss, luck_replays=luck_replays)
+    kw = dict(samples=samples, seed=seed, luck=luck, min_loss=min_loss, trace=trace)
     hands: list["dict | None"] = [None] * len(actions)
     done = 0
     if progress is not None:
@@ -441,9 +439,10 @@ def analyze_game(source: "dict | str | bytes | Game", *, samples: int = DEFAULT_
                 if progress is not None:
                     progress(done, total)
     hs = [h for h in hands if h is not None]
-    settings = {"method": METHOD, "samples": samples, "seed": seed,
-                "luck_samples": (ls if ls is not None else max(16, samples // 3)) if luck else 0,
-                "luck_replays": luck_replays if luck else 0, "min_loss": min_loss, "confidence": 0.95}
+    settings: dict[str, Any] = {"method": METHOD, "samples": samples, "seed": seed}
+    if luck:
+        settings["luck"] = LUCK_METHOD
+    settings.update({"min_loss": min_loss, "confidence": 0.95})
     return GameAnalysis(list(game.names), settings, hs, _summarise(hs, game.players, top))
 
 

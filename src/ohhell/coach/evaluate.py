@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..actions import BIDS, Action
 from ..fast import HandState
@@ -40,7 +40,7 @@ from ..view import View
 from ..bots.expert import model_bid
 from ..bots.policy import heuristic_playout
 
-__all__ = ["Evaluation", "evaluate", "evaluate_bid", "evaluate_play", "model_bid", "Z95"]
+__all__ = ["Evaluation", "evaluate", "evaluate_bid", "evaluate_play", "outcomes", "model_bid", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959964
@@ -170,6 +170,31 @@ def _deals(view: View, samples: int, rng: random.Random):
         yield d.hands, (bid_likelihood(view, d.hands) if weighted else 1.0)
 
 
+def _play_consts(view: View):
+    """What every playout of a card decision shares: the turned card's bit, the scoring flag,
+    the seat's hand score by tricks won."""
+    rules = view.rules
+    me = view.seat
+    assert me is not None
+    h = view.hand_size
+    gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
+    score = [hand_score(view.bids[me], t, h, rules) for t in range(h + 1)]
+    return gone0, rules.missed_bid_scores_tricks, score
+
+
+def _play_row(base: HandState, cards: Sequence[int], me: int, gone0: int, st_flag: bool,
+              score: Sequence[int]) -> list[float]:
+    """The seat's hand score after each of ``cards`` from ``base``, the rest played out by the
+    heuristic policy for every seat."""
+    row = []
+    for c in cards:
+        s = base.copy()
+        s.play(c)
+        won = heuristic_playout(s, gone0, st_flag)
+        row.append(float(score[won[me]]))
+    return row
+
+
 def evaluate_play(view: View, samples: int, rng: random.Random) -> Evaluation:
     """The expected hand score of each legal card of ``view.seat`` (see the module's notes).
 
@@ -180,28 +205,64 @@ def evaluate_play(view: View, samples: int, rng: random.Random) -> Evaluation:
         raise ValueError("evaluate_play needs the view of a seat about to play a card")
     if len(legal) == 1:
         return _forced(view, legal[0])
-    rules = view.rules
     me = view.seat
     assert me is not None
-    h = view.hand_size
-    bid = view.bids[me]
-    gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
-    st_flag = rules.missed_bid_scores_tricks
+    gone0, st_flag, score = _play_consts(view)
     cards = [int(a.card) for a in legal]
-    score = [hand_score(bid, t, h, rules) for t in range(h + 1)]
     weights: list[float] = []
     returns: list[list[float]] = []
     for hands, w in _deals(view, samples, rng):
-        base = HandState.from_view(view, hands)
-        row = []
-        for c in cards:
-            s = base.copy()
-            s.play(c)
-            won = heuristic_playout(s, gone0, st_flag)
-            row.append(float(score[won[me]]))
+        returns.append(_play_row(HandState.from_view(view, hands), cards, me, gone0, st_flag, score))
         weights.append(w)
-        returns.append(row)
     return _finish("play", legal, weights, returns)
+
+
+class _Bidding:
+    """What every playout of a bid decision shares (the seats still to bid, a hooked dealer
+    among them, who leads, the candidate bids)."""
+
+    def __init__(self, view: View, legal: Sequence[Action]) -> None:
+        rules = view.rules
+        self.rules = rules
+        self.n = n = view.players
+        assert view.seat is not None
+        self.me = view.seat
+        self.h = view.hand_size
+        self.trump = view.trump
+        self.trump_i = -1 if view.trump is None else view.trump
+        self.tc = -1 if view.trump_card is None else int(view.trump_card)
+        self.gone0 = 1 << self.tc if self.tc >= 0 else 0
+        self.st_flag = rules.missed_bid_scores_tricks
+        order = [(view.dealer + 1 + i) % n for i in range(n)]
+        self.leader = order[0]
+        self.dealer = view.dealer
+        self.pending = [s for s in order if s != self.me and view.bids[s] is None]
+        self.hook_dealer = rules.hook and view.dealer != self.me and view.dealer in self.pending
+        self.all_bids = list(range(self.h + 1))
+        self.bids_of = [int(a.tricks) for a in legal]  # type: ignore[attr-defined]
+        self.known = list(view.bids)
+
+    def model(self, hand: int, legal: Sequence[int]) -> int:
+        return model_bid(hand, self.trump_i, self.n, self.h, self.tc, legal, self.rules)
+
+    def row(self, hands: Sequence[int], base: Sequence["int | None"],
+            dealer_bid: "Callable[[int | None], int] | None") -> tuple[list[float], list[int]]:
+        """The seat's hand score after each candidate bid, and the tricks it took, on the deal
+        ``hands`` with the other seats' bids ``base`` (a hooked dealer's from ``dealer_bid``,
+        given the bid the hook forbids), the hand played out by the heuristic policy."""
+        me, h, rules = self.me, self.h, self.rules
+        row, took = [], []
+        for b in self.bids_of:
+            bids = list(base)
+            bids[me] = b
+            if dealer_bid is not None:
+                forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != self.dealer))  # type: ignore[misc]
+                bids[self.dealer] = dealer_bid(forbid)
+            st = HandState(hands, self.trump, self.leader, hand_size=h, bids=bids, must_trump=rules.must_trump)
+            t = heuristic_playout(st, self.gone0, self.st_flag)[me]
+            took.append(t)
+            row.append(float(hand_score(b, t, h, rules)))
+        return row, took
 
 
 def evaluate_bid(view: View, samples: int, rng: random.Random, *, sample_forced: bool = False) -> Evaluation:
@@ -216,48 +277,72 @@ def evaluate_bid(view: View, samples: int, rng: random.Random, *, sample_forced:
         raise ValueError("evaluate_bid needs the view of a seat about to bid")
     if len(legal) == 1 and not sample_forced:
         return _forced(view, legal[0])
-    rules = view.rules
-    n = view.players
-    me = view.seat
-    assert me is not None
-    h = view.hand_size
-    trump = -1 if view.trump is None else view.trump
-    tc = -1 if view.trump_card is None else int(view.trump_card)
-    gone0 = 1 << tc if tc >= 0 else 0
-    st_flag = rules.missed_bid_scores_tricks
-    order = [(view.dealer + 1 + i) % n for i in range(n)]
-    leader = order[0]
-    pending = [s for s in order if s != me and view.bids[s] is None]
-    hook_dealer = rules.hook and view.dealer != me and view.dealer in pending
-    all_bids = list(range(h + 1))
-    bids_of = [int(a.tricks) for a in legal]
+    bd = _Bidding(view, legal)
     k = len(legal)
     weights: list[float] = []
     returns: list[list[float]] = []
-    tricks = [[0.0] * (h + 1) for _ in range(k)]
+    tricks = [[0.0] * (bd.h + 1) for _ in range(k)]
     for hands, w in _deals(view, samples, rng):
-        base = list(view.bids)
-        for s in pending:
-            if not (hook_dealer and s == view.dealer):
-                base[s] = model_bid(hands[s], trump, n, h, tc, all_bids, rules)
-        row = []
-        for i, b in enumerate(bids_of):
-            bids = base[:]
-            bids[me] = b
-            if hook_dealer:
-                forbid = hook_bid(h, sum(x for s, x in enumerate(bids) if s != view.dealer))
-                bids[view.dealer] = model_bid(hands[view.dealer], trump, n, h, tc,
-                                              [x for x in all_bids if x != forbid], rules)
-            st = HandState(hands, view.trump, leader, hand_size=h, bids=bids, must_trump=rules.must_trump)
-            won = heuristic_playout(st, gone0, st_flag)
-            t = won[me]
+        base = bd.known[:]
+        for s in bd.pending:
+            if not (bd.hook_dealer and s == bd.dealer):
+                base[s] = bd.model(hands[s], bd.all_bids)
+        dealer_bid = None
+        if bd.hook_dealer:
+            dealer_hand = hands[bd.dealer]
+
+            def dealer_bid(forbid: "int | None") -> int:
+                return bd.model(dealer_hand, [x for x in bd.all_bids if x != forbid])
+        row, took = bd.row(hands, base, dealer_bid)
+        for i, t in enumerate(took):
             tricks[i][t] += w
-            row.append(float(hand_score(b, t, h, rules)))
         weights.append(w)
         returns.append(row)
     wsum = sum(weights) or 1.0
     probs = [[x / wsum for x in tr] for tr in tricks]
     return _finish("bid", legal, weights, returns, probs)
+
+
+def outcomes(view: View, hands: Sequence[int], bids: "Sequence[int | None] | None" = None) -> list[float]:
+    """What each legal action of ``view.seat`` scores on one given deal: ``hands[s]`` is seat
+    ``s``'s cards now (a mask; after the game, the real ones), the rest of the hand played out
+    as the evaluation plays it out (every seat on the heuristic policy).  For a bid, the other
+    seats bid ``bids[s]`` where given (a hooked dealer the nearest bid the hook allows, the lower
+    one on a tie) and as the evaluation models them otherwise.
+
+    This is one deal of :func:`evaluate`'s average, the one that was dealt: on the real cards,
+    after the game, it says what a different action would have scored there.  The values are
+    in the order of ``view.legal_actions()``.
+
+    :raises ValueError: when the view is not a seat's turn.
+    """
+    legal = list(view.legal_actions())
+    if not legal or view.phase not in ("bid", "play"):
+        raise ValueError("outcomes needs the view of a seat about to bid or play")
+    me = view.seat
+    assert me is not None
+    if view.phase == "play":
+        gone0, st_flag, score = _play_consts(view)
+        return _play_row(HandState.from_view(view, hands), [int(a.card) for a in legal],  # type: ignore[attr-defined]
+                         me, gone0, st_flag, score)
+    bd = _Bidding(view, legal)
+    base = bd.known[:]
+    given = list(bids) if bids is not None else [None] * bd.n
+    for s in bd.pending:
+        if not (bd.hook_dealer and s == bd.dealer):
+            g = given[s]
+            base[s] = g if g is not None else bd.model(hands[s], bd.all_bids)
+    dealer_bid = None
+    if bd.hook_dealer:
+        want = given[bd.dealer]
+        dealer_hand = hands[bd.dealer]
+
+        def dealer_bid(forbid: "int | None") -> int:
+            allowed = [x for x in bd.all_bids if x != forbid]
+            if want is None:
+                return bd.model(dealer_hand, allowed)
+            return min(allowed, key=lambda x: (abs(x - want), x))
+    return bd.row(hands, base, dealer_bid)[0]
 
 
 def evaluate(view: View, samples: int, rng: random.Random) -> Evaluation:

@@ -10,18 +10,58 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ..i18n import N_, _, get_language, ngettext
+from ..i18n import N_, _, display_width, format_number, get_language, ngettext
 from .analysis import GameAnalysis
 from .evaluate import Z95
 
-__all__ = ["text_report", "rich_tables", "html_report", "summary_rows", "COLORS"]
+__all__ = ["text_report", "rich_tables", "html_report", "summary_rows", "mistake_words", "action_words", "COLORS"]
 
 #: One colour per seat (charts and the HTML legend).
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")
 
 
+def _num(x: float, digits: int = 1) -> str:
+    """A number as the current language writes it."""
+    return format_number(x, digits)
+
+
+def _signed(x: float, digits: int = 1) -> str:
+    return ("-" if round(x, digits) < 0 else "+") + format_number(abs(x), digits)
+
+
 def _pm(se: float) -> str:
-    return f"± {Z95 * se:.1f}"
+    return "± " + _num(Z95 * se)
+
+
+def action_words(action: "int | str", kind: str) -> str:
+    """A decision's action as players read it: a bid's number, a card as ``Q♠``."""
+    if kind == "bid":
+        return format_number(int(action))
+    from ..cards import parse_card
+    from ..text import card_words
+    return card_words(parse_card(str(action)))
+
+
+def mistake_words(hand: dict, d: dict) -> str:
+    """A mistake in words, in the current language, from the analysis's data: ``hand 4,
+    trick 1: played 4♦, 8♦ was best; it cost 2.6 points (± 1.7)``.  (The annotated record
+    keeps :func:`ohhell.coach.describe_mistake`'s English text for programs.)"""
+    kind = d["kind"]
+    where = (_("hand {hand}, trick {trick}").format(hand=hand["hand"] + 1, trick=d["trick"]) if kind == "play"
+             else _("hand {hand}").format(hand=hand["hand"] + 1))
+    action, best = action_words(d["action"], kind), action_words(d["best"], kind)
+    what = (_("bid {bid}, {best} was best").format(bid=action, best=best) if kind == "bid" else
+            _("played {card}, {best} was best").format(card=action, best=best))
+    cost = _("it cost {loss} points (± {error})").format(loss=_num(float(d["loss"])),
+                                                         error=_num(Z95 * float(d["loss_se"])))
+    return f"{where}: {what}; {cost}"
+
+
+def _top_words(a: GameAnalysis, m: dict) -> str:
+    """One of a seat's largest mistakes (``seats[s]["top"]``: hand and decision index) in words."""
+    hand = a.hands[m["hand"]]
+    d = next((x for x in hand["decisions"] if x["index"] == m["index"]), None)
+    return mistake_words(hand, d) if d is not None else str(m.get("text", ""))
 
 
 def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
@@ -31,15 +71,16 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
         seat = s["seat"]
         rows.append({
             "seat": f"{seat + 1} {a.players[seat]}",
-            "score": str(s["score"]),
-            "cards": f"{s['cards']:.1f} {_pm(s['cards_se'])}" if "cards" in s else "-",
-            "fall": f"{s['fall']:+.1f}" if "fall" in s else "-",
-            "luck": (f"{s['luck']:.1f} {_pm(s['luck_se'])}" if "luck_se" in s else str(s["luck"])) if "luck" in s else "-",
-            "skill": f"{s['skill']:+g}" if "skill" in s else "-",
-            "lost_bid": f"{s['lost_bid']:.1f} {_pm(s['lost_bid_se'])}",
-            "lost_play": f"{s['lost_play']:.1f} {_pm(s['lost_play_se'])}",
-            "lost": f"{s['lost']:.1f} {_pm(s['lost_se'])}",
-            "mistakes": str(s["mistakes"]),
+            "score": format_number(s["score"]),
+            "cards": f"{_num(s['cards'])} {_pm(s['cards_se'])}" if "cards" in s else "-",
+            "fall": _signed(s["fall"]) if "fall" in s else "-",
+            "luck": (f"{_num(s['luck'])} {_pm(s['luck_se'])}" if "luck_se" in s else _whole(s["luck"]))
+            if "luck" in s else "-",
+            "skill": _signed(s["skill"], 0 if float(s["skill"]).is_integer() else 1) if "skill" in s else "-",
+            "lost_bid": f"{_num(s['lost_bid'])} {_pm(s['lost_bid_se'])}",
+            "lost_play": f"{_num(s['lost_play'])} {_pm(s['lost_play_se'])}",
+            "lost": f"{_num(s['lost'])} {_pm(s['lost_se'])}",
+            "mistakes": format_number(s["mistakes"]),
         })
     return rows
 
@@ -52,8 +93,8 @@ _HEAD = {"seat": N_("seat"), "score": N_("score"), "cards": N_("cards"), "lost_b
 _NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when dealt (the expected score of "
          "the best bid, from the seat's own information). lost: expected points lost against the best "
          "action, from the seat's own information. fall: how the unseen cards and the others' play fell. "
-         "luck: what the analysis bot scored with the same cards in a replay of the real deal "
-         "(one replay is a rough figure: --luck-replays N averages N, with an interval); "
+         "luck: what the analysis bot would have scored with the same cards in the real deal (the game "
+         "as it went up to the seat's first mistake of each hand, the best action there); "
          "skill = score - luck. ± is a 95% interval (sampling). A mistake is a loss of at least {min} "
          "point whose interval lies above zero.")
 
@@ -64,13 +105,13 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
         row = [str(h["hand"] + 1), str(h["hand_size"])]
         for r in h["seats"]:
             if "score" in r:
-                cell = f"{r['bid']}/{r['won']} {r['score']:>3}"
+                cell = f"{r['bid']}/{r['won']} {format_number(r['score']):>3}"
                 if "luck" in r:
-                    cell += f" (luck {r['luck']})"
+                    cell += " (" + _("luck {n}").format(n=_whole(r["luck"])) + ")"
             else:
                 cell = _("unfinished")
             lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
-            cell += f" -{lost:.1f}" if lost >= 0 else f" +{-lost:.1f}"
+            cell += " " + _signed(-lost)
             row.append(cell)
         rows.append(row)
     return rows
@@ -82,20 +123,20 @@ def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
     rows = summary_rows(a)
     keys = list(_HEAD)
     heads = {k: _(_HEAD[k]) for k in keys}
-    widths = {k: max(len(heads[k]), *(len(r[k]) for r in rows)) for k in keys}
-    out.append("  ".join(heads[k].ljust(widths[k]) for k in keys))
+    widths = {k: max(display_width(heads[k]), *(display_width(r[k]) for r in rows)) for k in keys}
+    out.append("  ".join(_pad(heads[k], widths[k]) for k in keys))
     for r in rows:
-        out.append("  ".join(r[k].ljust(widths[k]) for k in keys))
+        out.append("  ".join(_pad(r[k], widths[k]) for k in keys))
     out.append("")
     out.append(_(_NOTE).format(min=a.settings.get("min_loss", 0.5)))
     if hands:
         out.append("")
         head = [_("hand"), _("cards")] + [f"{s + 1} {p}" for s, p in enumerate(a.players)]
         body = _hand_rows(a)
-        w = [max(len(head[i]), *(len(r[i]) for r in body)) for i in range(len(head))]
-        out.append("  ".join(head[i].ljust(w[i]) for i in range(len(head))))
+        w = [max(display_width(head[i]), *(display_width(r[i]) for r in body)) for i in range(len(head))]
+        out.append("  ".join(_pad(head[i], w[i]) for i in range(len(head))))
         for line in body:
-            out.append("  ".join(line[i].ljust(w[i]) for i in range(len(head))))
+            out.append("  ".join(_pad(line[i], w[i]) for i in range(len(head))))
         out.append(_("(each seat: bid/won score (luck) -points lost)"))
     for s in a.seats:
         out.append("")
@@ -104,7 +145,7 @@ def text_report(a: GameAnalysis, *, hands: bool = True) -> str:
             out.append(_("{name}: no significant mistake.").format(name=name))
             continue
         out.append(_("{name}, largest mistakes:").format(name=name))
-        out.extend(f"  {m['text']}" for m in s["top"])
+        out.extend(f"  {_top_words(a, m)}" for m in s["top"])
     return "\n".join(out) + "\n"
 
 
@@ -134,8 +175,18 @@ def rich_tables(a: GameAnalysis, *, hands: bool = True) -> list:
             continue
         out.append(Text(_("{name}, largest mistakes:").format(name=name), style="bold"))
         for m in seat["top"]:
-            out.append(Text(f"  {m['text']}"))
+            out.append(Text(f"  {_top_words(a, m)}"))
     return out
+
+
+def _whole(x: float) -> str:
+    """Points as a whole number where they are one (a score), else to a tenth (luck, skill)."""
+    return format_number(x, 0 if float(x).is_integer() else 1)
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal cells (Devanagari's marks take none)."""
+    return text + " " * max(0, width - display_width(text))
 
 
 # --- HTML ----------------------------------------------------------------------------------------
@@ -169,7 +220,7 @@ def _chart_frame(title: str, width: int, height: int, pad_l: int, pad_r: int, ti
     for v in ticks:
         y = Y(v)
         parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{v:.0f}</text>')
+                     f'<text x="{pad_l - 4}" y="{y + 4:.1f}" class="ax" text-anchor="end">{_e(format_number(v))}</text>')
     return parts
 
 
@@ -226,7 +277,7 @@ def _bar_chart(groups: list[str], series: list[tuple[str, str, list[float]]], ti
             y = min(Y(v), zero)
             h = abs(Y(v) - zero)
             parts.append(f'<rect x="{x0 + j * bw:.1f}" y="{y:.1f}" width="{bw * 0.92:.1f}" height="{h:.1f}" '
-                         f'fill="{colour}"><title>{_e(lab)}: {_e(name)} {v:.1f}</title></rect>')
+                         f'fill="{colour}"><title>{_e(lab)}: {_e(name)} {_e(_num(v))}</title></rect>')
         parts.append(f'<text x="{x0 + gw * 0.4:.1f}" y="{height - 22}" class="ax" text-anchor="middle">'
                      f'{_e(lab)}</text>')
     lx = pad_l
@@ -259,11 +310,11 @@ def _values_text(d: dict) -> str:
     if d.get("forced"):
         return _("the only legal action")
     vals = sorted(d["values"], key=lambda v: -v["mean"])
-    text = ", ".join(f"{v['action']}: {v['mean']:.1f} ± {Z95 * v['se']:.1f}" for v in vals)
+    text = ", ".join(f"{action_words(v['action'], d['kind'])}: {_num(v['mean'])} {_pm(v['se'])}" for v in vals)
     probs = (d.get("tricks") or {}).get(str(d["action"]))
     if probs:
         text += "; " + _("after bidding {bid}, tricks taken:").format(bid=d['action']) + " " + ", ".join(
-            f"{t}: {100 * p:.0f}%" for t, p in enumerate(probs) if p >= 0.005)
+            f"{t}: " + _("{percent}%").format(percent=format_number(100 * p)) for t, p in enumerate(probs) if p >= 0.005)
     return text
 
 
@@ -322,7 +373,7 @@ def html_report(a: GameAnalysis, *, title: "str | None" = None) -> str:
         if not seat["top"]:
             parts.append('<p class="note">' + _e(_("No significant mistake.")) + "</p>")
         else:
-            parts.append("<ol>" + "".join(f"<li>{_e(m['text'])}</li>" for m in seat["top"]) + "</ol>")
+            parts.append("<ol>" + "".join(f"<li>{_e(_top_words(a, m))}</li>" for m in seat["top"]) + "</ol>")
 
     parts.append("<h2>" + _e(_("Every decision")) + "</h2>")
     for h in a.hands:
@@ -330,7 +381,7 @@ def html_report(a: GameAnalysis, *, title: "str | None" = None) -> str:
         flagged = sum(1 for d in h["decisions"] if d["mistake"])
         summary = (_("Hand {n}").format(n=h['hand'] + 1) + " ("
                    + ngettext("{n} card", "{n} cards", h['hand_size']).format(n=h['hand_size']) + "): "
-                   + _("{lost} points lost").format(lost=f"{lost:.1f}") + ", "
+                   + _("{lost} points lost").format(lost=_num(lost)) + ", "
                    + ngettext("{n} mistake", "{n} mistakes", flagged).format(n=flagged))
         parts.append(f"<details><summary>{_e(summary)}</summary>")
         parts.append("<table><tr>" + "".join(f"<th>{_e(x)}</th>" for x in (
@@ -339,9 +390,10 @@ def html_report(a: GameAnalysis, *, title: "str | None" = None) -> str:
         for d in h["decisions"]:
             what = _("bid") if d["kind"] == "bid" else _("trick {n}").format(n=d['trick'])
             cls = ' class="mistake"' if d["mistake"] else ""
-            loss = "-" if d.get("forced") else f"{d['loss']:.1f} {_pm(d['loss_se'])}"
-            parts.append(f"<tr{cls}><td>{_e(names[d['seat']])}</td><td>{_e(what)}</td><td>{_e(d['action'])}</td>"
-                         f"<td>{_e(d['best'])}</td><td>{_e(loss)}</td>"
+            loss = "-" if d.get("forced") else f"{_num(d['loss'])} {_pm(d['loss_se'])}"
+            parts.append(f"<tr{cls}><td>{_e(names[d['seat']])}</td><td>{_e(what)}</td>"
+                         f"<td>{_e(action_words(d['action'], d['kind']))}</td>"
+                         f"<td>{_e(action_words(d['best'], d['kind']))}</td><td>{_e(loss)}</td>"
                          f"<td class=vals>{_e(_values_text(d))}</td></tr>")
         parts.append("</table></details>")
     parts.append("</body></html>")

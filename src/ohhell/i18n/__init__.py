@@ -13,8 +13,9 @@ and *domain* under ``ohhell/i18n/locale/<lang>/LC_MESSAGES/``:
   the server itself words (HTTP error messages, page titles).  The server sends
   data and message *codes* on the websocket; each page words them in its reader's
   language from this catalog, which :func:`catalog_json` hands to the page;
-* ``pages`` - the replay, analysis, account, player and leaderboard pages (kept apart from
-  ``web`` so the two can be worked on at once; the browser gets both as one catalog).
+* ``pages`` - the replay, analysis, account, player, leaderboard, events and Rules pages
+  (kept apart from ``web`` so the two can be worked on at once; the browser gets both as one
+  catalog).
 
 Catalogs are read from the ``.po`` files and compiled in memory the first time a
 language is used (no build step, nothing generated is committed).  ``scripts/i18n.py``
@@ -46,7 +47,7 @@ from typing import Iterable, Mapping
 __all__ = ["LANGUAGES", "DEFAULT", "DOMAINS", "LOCALE_DIR", "normalize", "negotiate",
            "from_environment", "set_language", "get_language", "use_language", "translations",
            "Translator", "translator", "_", "N_", "ngettext", "pgettext", "npgettext",
-           "format_number", "catalog_json", "po_path"]
+           "format_number", "number_symbols", "display_width", "catalog_json", "po_path"]
 
 #: code -> the language's own name for itself (what a language menu shows)
 LANGUAGES: dict[str, str] = {
@@ -255,21 +256,45 @@ def format_number(value: float, digits: int = 0, *, lang: "str | None" = None) -
     except ImportError:
         return f"{value:,.{digits}f}"
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    if round(value, digits) == 0:
+        value = 0.0     # no "-0.0" for a small loss rounded away
     return format_decimal(value, format=pattern, locale=lang)
 
 
+def display_width(text: str) -> int:
+    """How many terminal cells ``text`` takes: combining marks (Devanagari's vowel signs and
+    viramas among them) none, East Asian wide characters two, the rest one.  For lining up
+    plain-text tables in any language (``len`` counts Marathi's marks as letters)."""
+    import unicodedata
+    return sum(0 if unicodedata.category(c) in ("Mn", "Me", "Cf") else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def number_symbols(lang: str) -> dict[str, str]:
+    """How ``lang`` writes numbers, as :func:`format_number` does: ``{"decimal", "group",
+    "minus"}`` (the pages format numbers with these, so a page and the terminal agree, and a
+    browser without the language's locale data still writes them right)."""
+    one = format_number(1000.5, 1, lang=lang)            # "1,000.5", "1.000,5", "1 000,5"
+    return {"decimal": one[-2], "group": one[1:-5], "minus": format_number(-1, lang=lang)[:-1]}
+
+
 def catalog_json(lang: str, domain: str = "web") -> dict:
-    """A catalog as a page reads it: ``{"lang", "plural", "messages"}``.
+    """A catalog as a page reads it: ``{"lang", "plural", "messages", "number"}``.
 
     ``plural`` is the language's gettext plural expression (C syntax, in ``n``);
     ``messages`` maps a message id (``"context\\u0004id"`` with a context) to its
     translation, or, for a message with a plural, its singular id to the list of
-    forms.  Untranslated and fuzzy messages are left out (the page shows the English)."""
+    forms; ``number`` how the language writes numbers (:func:`number_symbols`).
+    Untranslated and fuzzy messages are left out (the page shows the English)."""
     _check(lang)
     out: dict = {"lang": lang, "plural": "n != 1", "messages": {}}
     path = po_path(lang, domain)
     if lang == DEFAULT or not path.exists():
         return out
+    try:
+        out["number"] = number_symbols(lang)
+    except ImportError:  # no Babel: the page's own defaults
+        pass
     from babel.messages.pofile import read_po
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=domain)

@@ -10,7 +10,8 @@ Sources per domain (paths relative to the ``ohhell`` package):
 * ``web``: ``server/*.py``, ``server/static/js/**.js`` and the pages
   ``server/static/*.html`` (see :data:`HTML_METHOD`), except the pages of :data:`PAGES`;
 * ``pages``: the scripts and HTML of the pages in :data:`PAGES` (replay, analysis,
-  account, player, leaderboard).  The browser gets ``web`` and ``pages`` as one catalog.
+  account, player, leaderboard, the events pages, Rules).  The browser gets ``web`` and
+  ``pages`` as one catalog.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from babel.messages.pofile import read_po, write_po
 
 from . import DEFAULT, DOMAINS, LANGUAGES, LOCALE_DIR, po_path
 
-__all__ = ["PACKAGE_DIR", "template", "update", "init", "problems", "placeholders", "pot_path",
+__all__ = ["PACKAGE_DIR", "template", "update", "init", "problems", "placeholders", "printf_fields", "pot_path",
            "JS_KEYWORDS", "HTML_METHOD"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -39,14 +40,18 @@ JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2), "_": None, "ngettex
 HTML_METHOD: "str | None" = "ohhell.i18n.html:extract_html"
 
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:[:!][^{}]*)?\}(?!\})")
+#: printf-style fields (argparse's messages: ``%(prog)s``, ``%s``, ``%r``); ``%%`` is a literal %
+_PRINTF = re.compile(r"%(?:%|(\([A-Za-z_][A-Za-z0-9_]*\))?[#0+-]*\d*(?:\.\d+)?([sdr]))")
 
 
 def pot_path(domain: str) -> Path:
     return LOCALE_DIR / f"{domain}.pot"
 
 
-#: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``)
-PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard", "rules", "rules-link")
+#: the pages whose words are in the ``pages`` domain (the rest of the web is ``web``): each is
+#: ``static/<name>.html`` and/or ``static/js/<name>.js``
+PAGES = ("replay", "replay-analysis", "account", "player", "leaderboard", "rules", "rules-link",
+         "events", "event", "event-words")
 
 
 def _method_map(domain: str) -> list[tuple[str, str]]:
@@ -144,6 +149,12 @@ def placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
 
+def printf_fields(text: str) -> list[str]:
+    """The printf-style fields of a message, sorted (``%(prog)s``, and each ``%s``: their
+    number matters, as they are filled in order); ``%%`` and a lone ``%`` are not fields."""
+    return sorted(m.group(0) for m in _PRINTF.finditer(text) if m.group(0) != "%%")
+
+
 def problems(domains: "tuple[str, ...]" = DOMAINS) -> Iterator[str]:
     """Everything wrong with the catalogs, one sentence each: a template out of date
     with the sources, a message untranslated or fuzzy, a translation whose
@@ -190,6 +201,9 @@ def problems(domains: "tuple[str, ...]" = DOMAINS) -> Iterator[str]:
                     if placeholders(said) != placeholders(m.id):
                         yield (f"{where}: placeholders {sorted(placeholders(said))} "
                                f"differ from the English {sorted(placeholders(m.id))}")
+                    if printf_fields(m.id) and printf_fields(said) != printf_fields(m.id):
+                        yield (f"{where}: fields {printf_fields(said)} differ from the English "
+                               f"{printf_fields(m.id)}")
                 else:
                     forms = [str(f or "") for f in m.string] if isinstance(m.string, (tuple, list)) \
                         else [str(m.string or "")]
@@ -197,7 +211,10 @@ def problems(domains: "tuple[str, ...]" = DOMAINS) -> Iterator[str]:
                         yield f"{where} needs {cat.num_plurals} plural form(s), has {sum(1 for f in forms if f)}"
                         continue
                     source = placeholders(str(m.id[0])) | placeholders(str(m.id[1]))
+                    fields = printf_fields(str(m.id[1]))
                     for i, form in enumerate(forms):
+                        if fields and printf_fields(form) != fields:
+                            yield f"{where}: plural form {i} has fields {printf_fields(form)}, the English {fields}"
                         got = placeholders(form)
                         # a form may leave out the count ("one trick"), never add or lose another field
                         if got - source or (source - got) - {"n", "count"}:

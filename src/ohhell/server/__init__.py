@@ -170,7 +170,15 @@ def check_store(db: "str | None", redis: "str | None" = None) -> None:
 
 
 class PortError(OSError):
-    """The address and port to serve on cannot be used (out of range, busy, not ours)."""
+    """The address and port to serve on cannot be used (out of range, busy, not ours).
+
+    ``code`` says which (``"range"``, ``"address"``, ``"busy"``, ``"unusable"``) and
+    ``facts`` the host, port and system's reason, for ``ohhell serve`` to word."""
+
+    def __init__(self, message: str, code: str = "unusable", **facts: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 8000):
@@ -185,11 +193,12 @@ def bind_socket(host: str = "127.0.0.1", port: int = 8000):
     import socket
 
     if not 1 <= port <= 65535:
-        raise PortError(f"port must be 1 to 65535, not {port}")
+        raise PortError(f"port must be 1 to 65535, not {port}", "range", port=port)
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as e:
-        raise PortError(f"cannot listen on {host!r}: unknown address ({e})") from None
+        raise PortError(f"cannot listen on {host!r}: unknown address ({e})", "address", host=host,
+                        reason=str(e)) from None
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn does
     try:
@@ -198,7 +207,8 @@ def bind_socket(host: str = "127.0.0.1", port: int = 8000):
         sock.close()
         why = "is already in use (is another server running?)" if e.errno == errno.EADDRINUSE else (
             f"cannot be used: {e.strerror or e}")
-        raise PortError(f"port {port} on {host} {why}") from None
+        raise PortError(f"port {port} on {host} {why}", "busy" if e.errno == errno.EADDRINUSE else "unusable",
+                        host=host, port=port, reason=e.strerror or str(e)) from None
     sock.set_inheritable(True)
     return sock
 

@@ -457,6 +457,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             accounts.token_socket(conn, token_user)
         else:
             await accounts.attach_socket(ws, conn)   # the session cookie (a browser's handshake only)
+            events.attach_socket(ws, conn)           # a guest's duplicate-event seats (their cookies)
         conn.limiter = RateLimiter(*rate_limit)
         conn.chat_limiter = RateLimiter(*CHAT_RATE)
         conn.address = creator_key(ws.client.host if ws.client else None)
@@ -534,6 +535,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                 found = await manager.get(f["table"])
             if found is None:
                 raise TableError("no_table", f"there is no table {f['table']!r}")
+            await events.check_watch(found, conn)   # a running event's players watch no other table of it
             await found.attach(conn, f["token"], f["admin"])
             return
         table = conn.table
@@ -571,12 +573,12 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
 
     routes = [
         Route("/", page("index.html")),
-        Route("/t/{table_id}", page("table.html")),
+        Route("/t/{table_id}", events.guard(page("table.html"), page=True)),
         Route("/t/{table_id}/replay/{game}", page("replay.html")),
         Route("/api/options", options),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", table_info),
+        Route("/api/tables/{table_id}", events.guard(table_info)),
         Route("/api/tables/{table_id}/games/{game}/record", record),
         Route("/api/tables/{table_id}/games/{game}/analysis", analysis),
         Route("/healthz", health),

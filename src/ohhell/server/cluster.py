@@ -181,6 +181,10 @@ class RemoteTable:
         self._numbers = 0
         self.relocating: "asyncio.Task | None" = None
         self.since = time.monotonic()
+        #: the duplicate event the table belongs to (``{"id", "table", ...}``), from its creation:
+        #: the gateway refuses a hello its player may not send as the owner would
+        #: (:meth:`ohhell.server.events.Events.watch_refusal`)
+        self.event: "dict | None" = None
 
     def seat_of(self, thash: "str | None", account: "str | None") -> None:
         return None   # the owner knows; nothing at the gateway asks
@@ -304,6 +308,8 @@ class Cluster:
         #: held by each round of the keeper and by a lapse (which changes the node's id)
         self._round = asyncio.Lock()
 
+        #: table id -> its duplicate event (or ``None``), for the tables this node serves for others
+        self._table_events: dict[str, "dict | None"] = {}
         self.takeovers = 0        # tables this node took from a dead or lapsed node
         self._idle_rounds = 0
         self.lapses = 0           # times this node's own lease lapsed
@@ -719,7 +725,9 @@ class Cluster:
             if owner is not None and owner[1] and owner[0] != self.node and owner[0] not in self._suspects:
                 remote = self.remote_tables.get(table_id)
                 if remote is None:
-                    remote = self.remote_tables[table_id] = RemoteTable(self, table_id, owner[0])
+                    remote = RemoteTable(self, table_id, owner[0])
+                    remote.event = await self._event_of(table_id)
+                    remote = self.remote_tables.setdefault(table_id, remote)
                 elif remote.owner != owner[0]:
                     remote.move_to(owner[0])
                 return remote
@@ -729,6 +737,19 @@ class Cluster:
                 raise TableError("unavailable", "the server that ran this table stopped and no other has taken "
                                                 "it yet; try again in a few seconds")
             await asyncio.sleep(0.2)
+
+    async def _event_of(self, table_id: str) -> "dict | None":
+        """The duplicate event a table belongs to (it never changes), from its log's first event."""
+        if table_id not in self._table_events:
+            try:
+                created = await self.store.created(table_id)
+            except StoreError as e:
+                log.error("%s", e)
+                return None
+            if len(self._table_events) > 20000:
+                self._table_events.clear()
+            self._table_events[table_id] = (created or {}).get("event")
+        return self._table_events[table_id]
 
     async def _take(self, table_id: str, taken: bool = False) -> Any:
         """Load a table this node just acquired, announce it, and bring its clients here

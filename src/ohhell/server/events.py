@@ -29,9 +29,10 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from typing import Any, Iterable
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -57,6 +58,11 @@ MAX_EVENT_TABLES, MIN_EVENT_TABLES = 16, 2
 MAX_OPEN_EVENTS = 10
 EVENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 STATUSES = ("open", "playing", "over", "cancelled")
+#: A guest's event seat token is also kept in an HTTP-only cookie named this + the event id
+#: (``__Host-`` first over https), so that the server knows a guest player's browser when it
+#: asks to watch another table of the event (:meth:`Events.watch_refusal`).
+EVENT_COOKIE = "ohhell_event_"
+EVENT_COOKIE_DAYS = 30
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -103,6 +109,20 @@ def parse_event_config(body: Any) -> dict:
     title = table["title"] or "Duplicate event"
     return {"title": clean_text(title)[:MAX_TITLE], "tables": tables, "rules": table["rules"], "bot": bot,
             "away": parse_away(table["away"])}
+
+
+def _secure(conn: HTTPConnection) -> bool:
+    return conn.url.scheme in ("https", "wss")
+
+
+def _cookie_name(conn: HTTPConnection, event_id: str) -> str:
+    return ("__Host-" if _secure(conn) else "") + EVENT_COOKIE + event_id
+
+
+def _cookie_tokens(conn: HTTPConnection) -> set[str]:
+    """The hashes of the event seat tokens in a request's cookies."""
+    return {token_hash(v) for k, v in conn.cookies.items()
+            if k.startswith((EVENT_COOKIE, "__Host-" + EVENT_COOKIE)) and v and len(v) <= 128}
 
 
 def game_of_log(events: Iterable[Any]) -> "Game | None":
@@ -178,6 +198,8 @@ class Events:
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         self._games_cache: dict[str, tuple[tuple, list]] = {}
+        #: the event seat tokens (hashed) each browser's websocket showed in its cookies
+        self._socket_tokens: "weakref.WeakKeyDictionary[Any, set[str]]" = weakref.WeakKeyDictionary()
 
     async def open(self) -> None:
         """Learn which events are revealed (before the tables load)."""
@@ -260,6 +282,65 @@ class Events:
         if not EVENT_ID.fullmatch(event_id):
             return None
         return await self.store.get_event(event_id)
+
+    # --- who may watch an event's tables ---------------------------------------------------------
+
+    async def watch_refusal(self, table: Any, account: "str | None", tokens: "set[str]") -> "TableError | None":
+        """Why the player of a running duplicate event may not watch ``table``, another table
+        of the same event (it plays their cards), or ``None``.  The player is told by their
+        account (user id) or, a guest, by the hash of an event seat token their browser showed;
+        the event runs until its deals are revealed (every table finished)."""
+        ev = getattr(table, "event", None)
+        if ev is None or ev["id"] in self.revealed or (account is None and not tokens):
+            return None
+        for e in await self.store.event_seats(ev["id"]):
+            if e["table"] == ev["table"]:
+                continue
+            if (account is not None and e["user_id"] == account) or \
+                    (e["token_hash"] is not None and e["token_hash"] in tokens):
+                return TableError("event_player", f"you play at table {e['table'] + 1} of this duplicate event, "
+                                                  f"and its tables play the same cards: you may watch the others "
+                                                  f"once every table has finished")
+        return None
+
+    def attach_socket(self, ws: HTTPConnection, conn: Any) -> None:
+        """Remember the event seat tokens of a browser's websocket handshake (its cookies;
+        a program's handshake, without an ``Origin``, has its cookies ignored)."""
+        if ws.headers.get("origin"):
+            tokens = _cookie_tokens(ws)
+            if tokens:
+                self._socket_tokens[conn] = tokens
+
+    async def check_watch(self, table: Any, conn: Any) -> None:
+        """Refuse a websocket's ``hello`` to a table its player may not watch.
+
+        :raises TableError: ``event_player``.
+        """
+        account = conn.account["user_id"] if conn.account else None
+        refusal = await self.watch_refusal(table, account, self._socket_tokens.get(conn, set()))
+        if refusal is not None:
+            raise refusal
+
+    def guard(self, endpoint: Any, *, page: bool = False) -> Any:
+        """``endpoint`` (a table's page or its ``/api/tables/{table_id}``) for everyone but the
+        players of a running event the table belongs to, who get HTTP 403: JSON saying why, or
+        (``page``) the page itself, whose websocket is refused with the reason in words."""
+        async def guarded(request: Request) -> Response:
+            try:
+                table = await self.manager.get(request.path_params["table_id"])
+            except TableError:   # the endpoint says so
+                table = None
+            if table is not None and table.event is not None:
+                user = await self.accounts.current(request)
+                refusal = await self.watch_refusal(table, user["user_id"] if user else None, _cookie_tokens(request))
+                if refusal is not None:
+                    if not page:
+                        return _error(403, refusal.code, refusal.message)
+                    response = await endpoint(request)
+                    response.status_code = 403
+                    return response
+            return await endpoint(request)
+        return guarded
 
     # --- the API ----------------------------------------------------------------------------------
 
@@ -371,7 +452,11 @@ class Events:
         answer: dict[str, Any] = {"event": ev["event_id"], "table": t, "seat": s, "name": name}
         if token is not None:
             answer["token"] = token
-        return JSONResponse(answer, status_code=201, headers={"cache-control": "no-store"})
+        response = JSONResponse(answer, status_code=201, headers={"cache-control": "no-store"})
+        if token is not None:   # the browser shows it again when it asks to watch a table
+            response.set_cookie(_cookie_name(request, ev["event_id"]), token, max_age=EVENT_COOKIE_DAYS * 86400,
+                                path="/", secure=_secure(request), httponly=True, samesite="lax")
+        return response
 
     async def leave(self, request: Request) -> Response:
         """``POST /api/events/{id}/leave``: give up one's seat before the event starts (an
@@ -400,7 +485,10 @@ class Events:
                     return _error(404, "no_seat", "you hold no seat in this event")
                 for e in mine:
                     await self.store.delete_event_seat(ev["event_id"], e["table"], e["seat"])
-            return JSONResponse({"event": ev["event_id"], "left": [[e["table"], e["seat"]] for e in mine]})
+            response = JSONResponse({"event": ev["event_id"], "left": [[e["table"], e["seat"]] for e in mine]})
+            response.delete_cookie(_cookie_name(request, ev["event_id"]), path="/", secure=_secure(request),
+                                   httponly=True, samesite="lax")
+            return response
         return await self._guard(request, go)
 
     async def start(self, request: Request) -> Response:

@@ -13,6 +13,7 @@ shows (remembered for a year), else the browser's ``Accept-Language``, else Engl
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 from functools import lru_cache
@@ -58,7 +59,8 @@ def catalog_version(lang: str) -> str:
 def _page(path: str, lang: str, mtime: float) -> bytes:
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    extra = f'data-i18n-version="{catalog_version(lang)}"'
+    offered = html.escape(json.dumps(list(LANGUAGES.items()), ensure_ascii=False), quote=True)
+    extra = f'data-i18n-version="{catalog_version(lang)}" data-i18n-languages="{offered}"'
     domain = "pages" if os.path.splitext(os.path.basename(path))[0] in PAGES else "web"
     return translate_html(text, lang, domain, extra_html_attrs=extra).encode("utf-8")
 

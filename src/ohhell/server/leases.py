@@ -30,6 +30,7 @@ it exclusively (:meth:`PostgresStore.claim`), each cluster node shared
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import secrets
@@ -383,6 +384,18 @@ class ClusterStore(PostgresStore):
         _, rows = await self._pooled("SELECT id, ts, data FROM ohhell_chat WHERE table_id=%s ORDER BY id DESC LIMIT %s",
                                      (table_id, limit), fetch=True)
         return _chat(table_id, rows)
+
+    async def created(self, table_id: str) -> "dict | None":
+        """What a table was created with (its log's first event), or ``None``."""
+        _, rows = await self._pooled("SELECT data FROM ohhell_events WHERE table_id=%s AND seq=0", (table_id,),
+                                     fetch=True)
+        if not rows:
+            return None
+        try:
+            data = json.loads(rows[0][0])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
 
     async def exists(self, table_id: str) -> bool:
         """Whether a table has a log."""

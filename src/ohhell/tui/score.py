@@ -132,7 +132,7 @@ class EditHandScreen(ModalScreen):
         try:
             self.sheet.correct_hand(self.hand, bids=bids, tricks_won=won)
         except EntryError as e:
-            self.query_one("#edit-error", Static).update(Text(entry_words(str(e)), style="bold red"))
+            self.query_one("#edit-error", Static).update(Text(entry_words(e), style="bold red"))
             return
         self.dismiss(True)
 
@@ -373,7 +373,7 @@ class SheetScreen(Screen):
             try:
                 kind = sheet.enter(text)
             except EntryError as e:
-                self.say(entry_words(str(e)))
+                self.say(entry_words(e))
                 return
             msg = (_("{name} bids {n}.") if kind == "bid" else _("{name} won {n}.")).format(
                 name=sheet.names[seat], n=int(text))
@@ -416,7 +416,7 @@ class SheetScreen(Screen):
             try:
                 sheet.set_trump_card(None if card in ("", "-") else card)
             except EntryError as e:
-                self.say(entry_words(str(e)))
+                self.say(entry_words(e))
                 return
             tc = sheet.trump_card()
             self.changed(_("Trump card noted: {card}.").format(card=tc) if tc is not None
@@ -431,7 +431,7 @@ class SheetScreen(Screen):
             try:
                 sheet.change_first_dealer(int(rest[0]) - 1)
             except EntryError as e:
-                self.say(entry_words(str(e)))
+                self.say(entry_words(e))
                 return
             self.changed(_("{name} dealt the first hand; every dealer follows.").format(
                 name=sheet.names[sheet.first_dealer]))
@@ -445,7 +445,7 @@ class SheetScreen(Screen):
             try:
                 sheet.change_rules(**{field: rest[1].lower() == "on"})
             except EntryError as e:
-                self.say(entry_words(str(e)))
+                self.say(entry_words(e))
                 return
             self.sub_title = describe_rules(sheet.rules)
             diff = ", ".join(f"{sheet.names[s]} {before[s]}→{sheet.totals[s]}" for s in range(sheet.players)
@@ -461,7 +461,7 @@ class SheetScreen(Screen):
                 old = sheet.names[seat] if 0 <= seat < sheet.players else None
                 sheet.rename(seat, " ".join(rest[1:]))
             except EntryError as e:
-                self.say(entry_words(str(e)))
+                self.say(entry_words(e))
                 return
             self.changed(_("{old} is now {new}.").format(old=old, new=sheet.names[seat]))
         else:
@@ -532,7 +532,7 @@ class SheetScreen(Screen):
         try:
             what = self.sheet.undo()
         except EntryError as e:
-            self.say(entry_words(str(e)), style="yellow")
+            self.say(entry_words(e), style="yellow")
             return
         self._over_shown = self._over_shown and self.sheet.is_over
         self.changed(_("Taken back: {what}.").format(what=undo_words(what)), style="yellow")

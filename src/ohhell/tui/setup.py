@@ -14,7 +14,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Sele
 from ..errors import RulesError
 from ..rules import MAX_HAND_SIZE, PRESETS, SCHEDULES, Rules
 from ..i18n import N_, _, ngettext
-from ..text import describe_rules, seat_label
+from ..text import describe_rules, rules_words, seat_label
 from .widgets import word_bindings
 
 __all__ = ["Settings", "SetupScreen", "DEFAULT_NAMES", "FLAG_LABELS"]
@@ -186,7 +186,7 @@ class SetupScreen(Screen):
         try:
             r = Rules.preset(name, players=n)
         except RulesError as e:
-            self._error(str(e))
+            self._error(rules_words(e))
             return
         self._filling = True
         try:
@@ -220,7 +220,7 @@ class SetupScreen(Screen):
         try:
             rules = self._rules()
         except (RulesError, ValueError) as e:
-            self._error(str(e))
+            self._error(rules_words(e))
             self.query_one("#setup-summary", Static).update("")
             return
         self._error("")
@@ -292,7 +292,7 @@ class SetupScreen(Screen):
         try:
             settings = self.result()
         except (RulesError, ValueError) as e:
-            self._error(str(e))
+            self._error(rules_words(e))
             return
         self.dismiss(settings)
 
@@ -304,7 +304,7 @@ SETUP_CSS = """
 #setup { padding: 0 2; }
 #setup-title { margin: 1 0; }
 .setup-row { height: auto; margin: 0 0 1 0; }
-.setup-label { width: 19; }
+.setup-label { width: 21; }
 .setup-field { width: 30; }
 .setup-name { width: 26; margin: 0 2 0 0; }
 .setup-bot { width: 24; }

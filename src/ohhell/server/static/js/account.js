@@ -2,7 +2,7 @@
 // the password, make and revoke API tokens (for programs: docs/bots-api.md).  Every request carries the page's CSRF token (X-CSRF-Token); the session
 // itself is an HttpOnly cookie this script never sees.  The server's errors carry a code
 // (and an English message for programs): the page words them by code in its reader's language.
-import { number, t, tn } from "./i18n.js";
+import { dateTime, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let csrf = "";
@@ -123,8 +123,7 @@ async function loadSeats() {
 /** A time as the reader's language writes it (the browser's own format where it knows no other). */
 function when(seconds) {
   if (!seconds) return t("never");
-  const date = new Date(seconds * 1000);
-  try { return date.toLocaleString(document.documentElement.lang || undefined); } catch { return date.toLocaleString(); }
+  return dateTime(seconds);
 }
 
 async function loadTokens() {

@@ -13,7 +13,7 @@ export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") on(node, k.slice(2), v);
     else if (k === "class") node.className = v;
     else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k === "style") node.style.cssText = v; // CSSOM: allowed under the strict CSP
@@ -25,6 +25,19 @@ export function el(tag, attrs = {}, ...children) {
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return node;
+}
+
+/** Handle ``type`` events on ``node`` with ``fn``, through one listener per type that calls
+ * the node's current handler: table/dom.js ``patch`` hands a kept node the handler of the
+ * node drawn in its place (a card's click plays it now, refuses it later). */
+export function on(node, type, fn) {
+  if (!node._on) node._on = {};
+  if (!(type in node._on)) node.addEventListener(type, relay);
+  node._on[type] = fn;
+}
+function relay(e) {
+  const fn = this._on && this._on[e.type];
+  return fn ? fn.call(this, e) : undefined;
 }
 
 export function clear(node) {
@@ -147,6 +160,7 @@ export function errorWords(err, names = []) {
   const c = err.code;
   const words = {
     no_table: t("There is no such table."),
+    event_player: t("You play in this duplicate event, and its tables play the same cards: you may watch the other tables once every table has finished."),
     not_your_turn: t("It is not your turn."),
     illegal: t("That is not allowed now."),
     bad_action: t("That is neither a bid nor a card."),
@@ -181,6 +195,7 @@ export function errorWords(err, names = []) {
     rate_limited: t("Too many messages: slow down."),
     flood: t("Too many messages over the limit: disconnecting."),
     storage: t("The server could not save this; nothing was changed."),
+    unavailable: t("The server running this table stopped; another one is taking it over: try again in a few seconds."),
     internal: t("The server failed to handle this; nothing was changed."),
     bad_config: t("These table settings are not valid."),
     chat_empty: t("The message is empty."),
@@ -200,6 +215,19 @@ export function errorWords(err, names = []) {
   };
   if (words[c]) return words[c];
   return t("The server refused this ({code}).", { code: String(c) });
+}
+
+/** Why the server closed the websocket (its close frame's English reason), in words: the
+ * reasons the server gives are known here; another is said without its English. */
+export function closeWords(reason) {
+  if (!reason) return "";
+  if (lang === "en") return t("Disconnected: {reason}", { reason });
+  const words = {
+    "message flood": t("Too many messages over the limit: disconnecting."),
+    "too slow: frames piled up unread": t("The connection was too slow to keep up; reconnecting."),
+    "API token revoked": t("The API token was revoked."),
+  };
+  return words[reason] || t("The server closed the connection; reconnecting.");
 }
 
 export const cardText = (card) => rankLabel(card) + SUIT_SYMBOL[card[1]];
@@ -253,8 +281,10 @@ export async function api(path, options = {}) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.code ? errorWords(data) : t("The server answered {status}.", { status: res.status }));
-    err.code = data.code;
+    // (the HTTP API answers {"error": code, "message"}; a websocket error frame has "code")
+    const code = data.code || data.error;
+    const err = new Error(code ? errorWords({ ...data, code }) : t("The server answered {status}.", { status: res.status }));
+    err.code = code;
     err.detail = data.message;
     throw err;
   }

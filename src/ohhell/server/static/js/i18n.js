@@ -12,13 +12,21 @@
 export const LANG_COOKIE = "ohhell_lang";
 export const lang = document.documentElement.lang || "en";
 
-const LANGUAGES = [
-  ["en", "English"], ["ceb", "Sinugboanon"], ["ms", "Bahasa Melayu"],
-  ["sq", "Shqip"], ["eu", "Euskara"], ["mr", "मराठी"],
-];
+// The languages offered, as the server lists them on the page (ohhell.i18n.LANGUAGES).
+const LANGUAGES = (() => {
+  try {
+    const listed = JSON.parse(document.documentElement.dataset.i18nLanguages || "null");
+    if (Array.isArray(listed) && listed.length) return listed;
+  } catch { /* a page not served by ohhell: English only */ }
+  return [["en", "English"]];
+})();
 
 let messages = {};
 let pluralIndex = (n) => (n === 1 ? 0 : 1);
+// How the language writes numbers: the catalog's "number" (CLDR's symbols, through Babel, as
+// the terminal writes them); the browser's Intl is not asked, since Chromium knows no Basque,
+// Albanian or Cebuano, and would write Marathi in Devanagari digits (the app writes 0-9).
+let numberSymbols = { decimal: ".", group: ",", minus: "-" };
 
 // --- gettext plural expressions, parsed (the page's CSP allows no eval) -----------------
 // Grammar: ternary over || && == != < <= > >= + - * / % ! ( ) n and integers.
@@ -92,6 +100,7 @@ if (lang !== "en") {
       const data = await res.json();
       messages = data.messages || {};
       pluralIndex = compilePlural(data.plural || "n != 1");
+      if (data.number) numberSymbols = { ...numberSymbols, ...data.number };
     }
   } catch (err) {
     console.warn("ohhell: the catalog could not be loaded; showing English", err);
@@ -125,14 +134,29 @@ export function tp(context, msg, params) {
   return fill(typeof said === "string" ? said : msg, params);
 }
 
-/** A number as the page's language writes it, with `digits` decimals. */
+/** A number as the page's language writes it, with `digits` decimals (as the terminal does:
+ * ohhell.i18n.format_number, groups of three digits). */
 export function number(value, digits = 0) {
+  const x = Number(value);
+  if (!Number.isFinite(x)) return String(value);
+  const fixed = Math.abs(x).toFixed(digits);
+  const [whole, frac] = fixed.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, numberSymbols.group);
+  const sign = x < 0 && Number(fixed) !== 0 ? numberSymbols.minus : "";
+  return sign + grouped + (frac ? numberSymbols.decimal + frac : "");
+}
+
+/** A date and time (a Date, or seconds since 1970) as the page's language writes it, with
+ * the digits 0-9; where the browser has no data for the language, as 2026-12-01 18:05. */
+export function dateTime(value) {
+  const date = value instanceof Date ? value : new Date(Number(value) * 1000);
   try {
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits })
-      .format(value);
-  } catch {
-    return Number(value).toFixed(digits);
-  }
+    if (Intl.DateTimeFormat.supportedLocalesOf([lang]).length) {
+      return date.toLocaleString(`${lang}-u-nu-latn`, { dateStyle: "medium", timeStyle: "short" });
+    }
+  } catch { /* an old browser: the numeric form */ }
+  const two = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
 /** Choose a language: remembered in a cookie the server reads, then the page reloads. */

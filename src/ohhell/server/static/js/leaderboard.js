@@ -22,7 +22,7 @@ async function load() {
     const res = await fetch(`/api/leaderboard?${params}`);
     const data = await res.json();
     body.replaceChildren();
-    if (!res.ok) throw new Error(t("the server answered {status}", { status: res.status }));
+    if (!res.ok) throw Object.assign(new Error(t("the server answered {status}", { status: res.status })), { code: res.status });
     for (const r of data.rows) {
       const tr = document.createElement("tr");
       const who = cell(r.username, `/players/${encodeURIComponent(r.username)}`);
@@ -33,7 +33,7 @@ async function load() {
     }
     $("board-status").textContent = data.rows.length ? "" : tn("Nobody has {n} rated game yet.", "Nobody has {n} rated games yet.", data.min_games);
   } catch (e) {
-    $("board-status").textContent = t("The leaderboard could not be loaded ({why}).", { why: e.message || t("no connection") });
+    $("board-status").textContent = t("The leaderboard could not be loaded ({why}).", { why: e.code ? e.message : t("no connection") });
   }
 }
 

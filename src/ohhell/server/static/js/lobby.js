@@ -117,7 +117,7 @@ async function create(event) {
     if (sit) store.set(`autojoin.${res.id}`, "0");
     location.href = res.url;
   } catch (e) {
-    $("create-error").textContent = e.message;
+    $("create-error").textContent = e.code ? e.message : t("The server cannot be reached; check your connection and try again.");
   } finally {
     $("create-button").disabled = false;
   }
@@ -182,4 +182,4 @@ async function main() {
   setInterval(refreshTables, 4000);
 }
 
-main().catch((e) => toast(t("The lobby could not load: {error}", { error: e.message }), "error"));
+main().catch((e) => toast(t("The lobby could not load: {error}", { error: e.code ? e.message : t("no connection") }), "error"));

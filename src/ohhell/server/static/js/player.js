@@ -1,6 +1,6 @@
 // A player's page: figures, rating history (an SVG chart), bids made exactly, recent games.
 // Everything comes from the server's reading of the tables' logs (/api/players/NAME).
-import { number, t, tn } from "./i18n.js";
+import { dateTime, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,10 +15,9 @@ function text(tag, value, attrs = {}) {
 
 const pct = (e) => (e.bids ? t("{made} ({percent}%)", { made: number(e.made), percent: number(Math.round((100 * e.made) / e.bids)) }) : "—");
 
-/** A time as the reader's language writes it (the browser's own format where it knows no other). */
+/** A time as the reader's language writes it (i18n.js dateTime). */
 function when(seconds) {
-  const date = new Date(seconds * 1000);
-  try { return date.toLocaleString(document.documentElement.lang || undefined); } catch { return date.toLocaleString(); }
+  return dateTime(seconds);
 }
 
 function figure(label, value) {

@@ -6,7 +6,7 @@
 // and each mistake on the step where it happened.  Like the score sheet, everything is shown
 // only up to the replay's current step: the slider's marks say where mistakes are, the words
 // come when the replay gets there.
-import { PALETTE, clear, el } from "./common.js";
+import { PALETTE, cardText, clear, el, seatName } from "./common.js";
 import { number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +37,7 @@ export function decisionSteps(steps, analysis) {
 
 /** A mistake in words: "Bob bid 3; 1 was best (cost 4.2 ± 1.8 points)". */
 export function mistakeText(names, d) {
-  const card = (c) => (typeof c === "string" ? c.replace(/^T/, "10").replace(/[CDHS]$/, (s) => ({ C: "♣", D: "♦", H: "♥", S: "♠" })[s]) : c);
+  const card = (c) => (typeof c === "string" ? cardText(c) : c);
   const facts = { name: names[d.seat], cost: fmt(d.loss), margin: fmt(Z95 * d.loss_se) };
   return d.kind === "bid"
     ? t("{name} bid {bid}; {best} was best (cost {cost} ± {margin} points)", { ...facts, bid: number(d.action), best: number(d.best) })
@@ -151,7 +151,7 @@ export class ReplayAnalysis {
     const note = $("mistake-note");
     const m = this.byStep.get(at);
     note.hidden = !m;
-    note.textContent = m ? t("Mistake: {what}.", { what: mistakeText(this.record.players, m.d) }) : "";
+    note.textContent = m ? t("Mistake: {what}.", { what: mistakeText(this.record.players.map(seatName), m.d) }) : "";
     if (st.scored !== this.shownHands) {
       this.shownHands = st.scored;
       this.renderChart(st.scored);
@@ -164,7 +164,7 @@ export class ReplayAnalysis {
   }
 
   renderChart(upto) {
-    const names = this.record.players;
+    const names = this.record.players.map(seatName);
     const n = names.length;
     const hands = this.data.hands.filter((h) => h.finished).slice(0, upto);
     const wrap = clear($("analysis-chart"));
@@ -226,7 +226,7 @@ export class ReplayAnalysis {
   }
 
   renderLost(upto) {
-    const names = this.record.players;
+    const names = this.record.players.map(seatName);
     const hands = this.data.hands.filter((h) => h.finished).slice(0, upto);
     const wrap = clear($("analysis-lost"));
     if (!hands.length) {
@@ -253,7 +253,7 @@ export class ReplayAnalysis {
     const reached = this.mistakes.filter((m) => m.step <= at);
     for (const m of reached) {
       list.append(el("li", {}, el("button", { type: "button", class: "linkish", "data-step": m.step, onclick: () => this.jump(m.step) },
-        t("Hand {hand}, step {step}", { hand: number(m.hand.hand + 1), step: number(m.step + 1) })), `: ${mistakeText(this.record.players, m.d)}`));
+        t("Hand {hand}, step {step}", { hand: number(m.hand.hand + 1), step: number(m.step + 1) })), `: ${mistakeText(this.record.players.map(seatName), m.d)}`));
     }
     const later = this.mistakes.length - reached.length;
     const next = this.mistakes.find((m) => m.step > at);

@@ -2,7 +2,7 @@
 // Each step shows what the table showed at that moment: the bids and tricks so far, and the
 // scores of the hands scored so far (never the final totals before the replay gets there).
 // A finished game's record reveals every hand, so the replay shows them all.
-import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, sortHand } from "./common.js";
+import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, seatName, sortHand } from "./common.js";
 import { verifyRecord } from "./fair.js";
 import { number, t, tn, tp } from "./i18n.js";
 import { ReplayAnalysis } from "./replay-analysis.js";
@@ -12,6 +12,8 @@ const $ = (id) => document.getElementById(id);
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 900;         // one step at 1×
 let record = null, steps = [], at = 0, timer = null, analysis = null;
+/** Whether a bot account (a program, through the bot API) held seat ``s``: the record's ``account_bots``. */
+const isBot = (s) => Array.isArray(record.account_bots) && record.account_bots.includes(s);
 
 /** Names as a list in words: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
 export function listWords(items) {
@@ -19,11 +21,15 @@ export function listWords(items) {
   return t("{list} and {last}", { list: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
+/** The players' names as this page shows them (the server's names for bots' seats, "Random
+ * bot 2", in the page's language: common.js seatName). */
+export const shownNames = (rec) => rec.players.map(seatName);
+
 /** Every state the game passed through, one per bid or card (and one per scored hand), from
  * the record alone.  `scored` is how many hands have been scored at that step. */
 export function buildSteps(rec) {
   const n = rec.rules.players;
-  const names = rec.players;
+  const names = shownNames(rec);
   const out = [];
   const totals = new Array(n).fill(0);
   let scored = 0;
@@ -86,7 +92,7 @@ export function buildSteps(rec) {
 function show(i, { announce = true } = {}) {
   at = Math.max(0, Math.min(steps.length - 1, i));
   const st = steps[at];
-  const names = record.players;
+  const names = shownNames(record);
   const n = names.length;
   const slider = $("slider");
   slider.value = at;
@@ -112,7 +118,9 @@ function show(i, { announce = true } = {}) {
   const trumpSuit = st.trump ? st.trump[1] : null;
   for (let s = 0; s < n; s++) {
     seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : ""), "data-seat": s },
-      el("strong", {}, names[s]), s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
+      el("strong", {}, names[s]),
+      isBot(s) ? el("span", { class: "pill bot-account", title: t("a program playing through the bot API") }, t("bot account")) : null,
+      s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
       el("div", { class: "small" }, t("bid {bid}", { bid: st.bids[s] === null ? "–" : number(st.bids[s]) }), " · ",
         t("won {won}", { won: number(st.won[s]) }), " · ",
         el("span", { class: "replay-total" }, t("total {total}", { total: number(st.totals[s]) }))),
@@ -155,9 +163,9 @@ function renderScores(upto) {
   wrap.append(el("table", { class: "grid", id: "score-table" },
     el("caption", { class: "sr-only" }, t("Bid/won and points per hand, with totals so far")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Cards")), el("th", { scope: "col" }, t("Trump")),
-      record.players.map((p) => el("th", { scope: "col" }, p)))),
+      shownNames(record).map((p) => el("th", { scope: "col" }, p)))),
     body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 3 }, t("Total")), totals.map((v) => el("td", { class: "total" }, number(v)))))));
-  chart.append(scoreChart(record.players, runningTotals(n, hands.map((h) => h.scores)),
+  chart.append(scoreChart(shownNames(record), runningTotals(n, hands.map((h) => h.scores)),
     { label: tn("Running totals after {n} hand", "Running totals after {n} hands", hands.length) }));
 }
 
@@ -215,9 +223,9 @@ async function main() {
   try {
     record = await api(url);
   } catch (e) {
-    // (api() gives the server's English message; the page says why in its reader's words)
-    const why = /still being played/.test(e.message) ? t("This replay is not available yet: the game is still being played.")
-      : /^(there is no such table|table .* has no game|games are numbered)/.test(e.message) ? t("This replay is not available: there is no such game.")
+    // (the server's error code, worded here: its English message is for programs)
+    const why = e.code === "not_over" ? t("This replay is not available yet: the game is still being played.")
+      : e.code === "no_table" || e.code === "no_game" ? t("This replay is not available: there is no such game.")
         : t("This replay is not available: the server could not send the game; try again later.");
     $("step-text").textContent = why;
     $("fair-result").textContent = "";
@@ -226,13 +234,14 @@ async function main() {
   }
   document.title = t("Replay of game {game} · Oh Hell", { game: number(Number(gameNo)) });
   $("title").textContent = t("Game {game} at table {table}", { game: number(Number(gameNo)), table: decodeURIComponent(tableId) });
-  $("desc").textContent = record.players.join(" · ");
+  // the seats programs played through the bot API (docs/bots-api.md) say so
+  $("desc").textContent = shownNames(record).map((name, s) => (isBot(s) ? t("{name} (bot)", { name }) : name)).join(" · ");
   // A friendly game (record.help, docs/server.md "Hints and undo") says so: a badge by the title.
   const helped = (record.help || []).map((h, s) => [h, s]).filter(([h]) => h.hints || h.undos);
   const helpWords = ([h, s]) => {
     const hints = tn("{n} hint", "{n} hints", h.hints);
     const undos = tn("{n} undo", "{n} undos", h.undos);
-    return t("{name}: {hints}, {undos}", { name: record.players[s], hints, undos });
+    return t("{name}: {hints}, {undos}", { name: shownNames(record)[s], hints, undos });
   };
   if (helped.length) {
     const list = helped.map(helpWords).join("; ");

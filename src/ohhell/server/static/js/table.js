@@ -4,13 +4,14 @@
 // the core's reasons).  Modules: table/state.js (the frame), seats.js (seats around the
 // felt), cards.js (card art), motion.js (FLIP animations), panels.js (side panels and the
 // game-over screen), settings.js and sound.js.
-import { api, botName, cardWords, clear, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
+import { api, botName, cardWords, clear, closeWords, describeRules, el, errorWords, reasonWords, seatName, store, SUIT_NAME, SUIT_SYMBOL, toast } from "./common.js";
 import { number, t, tn } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
 import { back, face, sortHand, suitWords } from "./table/cards.js";
 import { avatar, place, renderSeats, seatRect } from "./table/seats.js";
 import { activeCount, finishAll, flip, flyFrom, flyTo, ms, pop } from "./table/motion.js";
+import { patch, setHidden, setText } from "./table/dom.js";
 import { countdown, renderBidTable, renderEnd, renderFairness, renderInvite, renderScores, renderSeatActions } from "./table/panels.js";
 import { bindSettingsForm, onSettings, settings } from "./table/settings.js";
 import { sounds } from "./table/sound.js";
@@ -30,18 +31,21 @@ const socket = new TableSocket(tableId, {
   state(msg) {
     const t0 = performance.now();
     localNames(msg);
-    finishAll();
     const prev = ctx.state;
-    const before = handRects();
+    const change = diff(prev, msg);
+    // where the moving cards come from, read before this frame writes anything (the page's
+    // layout is still clean then, so reading costs nothing)
+    const from = motionSources(change, msg);
+    finishAll();
+    motionEpoch++;
     ctx.state = msg;
     ctx.stateAt = performance.now();
     ctx.pending = false;
     announceTable(prev, msg);
-    const change = diff(prev, msg);
     autoJoin();
     if (change.completed) startResolving(change.completed);
     render();
-    animate(change, before);
+    animate(change, from);
     narrate(change, prev);
     renderTimes.push(Math.round((performance.now() - t0) * 10) / 10);
     if (renderTimes.length > 500) renderTimes.shift();
@@ -56,7 +60,8 @@ const socket = new TableSocket(tableId, {
     if (String(msg.code).startsWith("chat_")) return;   // the chat (js/chat.js) words its own refusals
     ctx.pending = false;
     onHelpError(msg);
-    const words = errorWords(msg, view() ? view().names : names());
+    const words = errorWords(msg, view() ? view().names : ctx.state ? names() : []);
+    if (msg.code === "event_player") { socket.stopped = true; showRefused(words); say(words); return; }   // no toast: the page says it
     toast(words, "error");
     say(words);
     if (msg.code === "no_table") { socket.stopped = true; showMissing(); }
@@ -65,7 +70,7 @@ const socket = new TableSocket(tableId, {
   pong() {},
   status(s, reason) {
     ctx.connection = s;
-    if (s === "closed" && reason) toast(t("Disconnected: {reason}", { reason }), "error");
+    if (s === "closed" && reason) toast(closeWords(reason), "error");
     renderConnection();
   },
 });
@@ -104,7 +109,29 @@ ctx.send = send;
 
 function act(action) {
   if (ctx.pending) return;
-  if (send({ type: "act", action })) { ctx.pending = true; render(); }
+  if (send({ type: "act", action })) {
+    ctx.pending = true;
+    letGoOfFocus(action);
+    // only what waiting for our move changes: the turn line, our cards and bids, the help
+    keepFocus(() => { renderStatus(); renderHandAndBids(); renderHelp(act); });
+  }
+}
+
+/** The card just played leaves the hand with the next state frame: hand the focus on now, to
+ * the card beside it, while the page is laid out (a focused node removed later makes the
+ * browser restyle and lay out the page there and then).  A bid button likewise lets go. */
+function letGoOfFocus(action) {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.dataset) return;
+  if (typeof action === "string" && a.dataset.card === action && a.closest("#hand")) {
+    const cards = [...document.querySelectorAll("#hand .card")];
+    const i = cards.indexOf(a);
+    const next = cards[i + 1] || cards[i - 1];
+    if (next) {
+      cards.forEach((c) => c.setAttribute("tabindex", c === next ? "0" : "-1"));
+      next.focus({ preventScroll: true });
+    } else a.blur();
+  } else if (typeof action === "number" && a.dataset.bid !== undefined) a.blur();
 }
 
 // --- the live region: plays, tricks, turns and results in words -------------------------
@@ -257,10 +284,10 @@ function render() {
   if (!ctx.state) return;
   const tb = ctx.state.table;
   const title = tb.title || t("Table {id}", { id: tb.id });
-  document.title = `${title} · Oh Hell`;
-  $("title").textContent = title;
-  $("page-heading").textContent = t("Oh Hell table: {title}", { title });
-  $("desc").textContent = tb.rules ? describeRules(tb.rules) : tb.description;
+  if (document.title !== `${title} · Oh Hell`) document.title = `${title} · Oh Hell`;
+  setText($("title"), title);
+  setText($("page-heading"), t("Oh Hell table: {title}", { title }));
+  setText($("desc"), tb.rules ? describeRules(tb.rules) : tb.description);
   keepFocus(() => {
     renderStatus();
     renderTable();
@@ -300,29 +327,35 @@ function keepFocus(fn) {
   }
   fn();
   if (!key || document.activeElement === a && a.isConnected) return;
-  let node = document.querySelector(key.sel);
-  if (!node && key.hand !== undefined) {
-    const cards = [...document.querySelectorAll("#hand .card")];
-    node = cards[Math.min(Math.max(key.hand, 0), cards.length - 1)] || null;
-  }
-  if (node) node.focus({ preventScroll: true });
+  // the focused card was played (or a button went away): focus its neighbour in the next
+  // animation frame, when the browser lays the page out anyway (focusing now would force it)
+  const epoch = motionEpoch;
+  requestAnimationFrame(() => {
+    if (epoch !== motionEpoch || (document.activeElement && document.activeElement !== document.body)) return;
+    let node = document.querySelector(key.sel);
+    if (!node && key.hand !== undefined) {
+      const cards = [...document.querySelectorAll("#hand .card")];
+      node = cards[Math.min(Math.max(key.hand, 0), cards.length - 1)] || null;
+    }
+    if (node) node.focus({ preventScroll: true });
+  });
 }
 
 function renderStatus() {
-  const box = clear($("status"));
+  const box = $("status");
   const v = view();
   if (!v) {
     const open = ctx.state.table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
-    box.append(el("span", { class: "turn", id: "turn" }, open ? tn("Waiting for {n} more player", "Waiting for {n} more players", open) : t("Starting…")));
+    patch(box, [el("span", { class: "turn", id: "turn" }, open ? tn("Waiting for {n} more player", "Waiting for {n} more players", open) : t("Starting…"))]);
     return;
   }
-  box.append(
+  const parts = [
     el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(v.hand_index + 1), hands: number(v.hand_count) })),
     el("span", { class: "item" }, tn("{n} card", "{n} cards", v.hand_size)),
     el("span", { class: "item", id: "trump" }, t("Trump"), " ",
       v.trump_card ? el("strong", { class: `suit-${v.trump_card[1]}`, title: t("Trumps are {suit}", { suit: SUIT_NAME[v.trump_card[1]] }) },
         SUIT_SYMBOL[v.trump_card[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[v.trump_card[1]]}`)) : el("strong", {}, t("none"))),
-  );
+  ];
   let text, mine = false;
   if (v.phase === "over") text = t("Game over");
   else if (myTurn()) { mine = true; text = v.phase === "bid" ? t("Your turn: bid") : t("Your turn: play a card"); }
@@ -333,7 +366,8 @@ function renderStatus() {
       : t("Waiting for {name}", { name: v.names[v.to_act] });
     if (ctx.pending) text = t("Sending…");
   }
-  box.append(el("span", { class: "turn" + (mine ? " mine" : ""), id: "turn" }, text));
+  parts.push(el("span", { class: "turn" + (mine ? " mine" : ""), id: "turn" }, text));
+  patch(box, parts);
 }
 
 function renderTable() {
@@ -359,55 +393,58 @@ function renderTable() {
 }
 
 function renderDeck(v) {
-  const deck = clear($("deck"));
-  if (!v || v.phase === "over") return;
-  deck.append(el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")));
-  if (v.trump_card) {
-    deck.append(face(v.trump_card, { extra: "trump-card", label: t("Trump card: {card}", { card: cardWords(v.trump_card) }) }));
-  } else {
-    deck.append(el("span", { class: "no-trump" }, t("No trump")));
-  }
+  const deck = $("deck");
+  if (!v || v.phase === "over") { patch(deck, []); return; }
+  patch(deck, [el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")),
+    v.trump_card ? face(v.trump_card, { extra: "trump-card", label: t("Trump card: {card}", { card: cardWords(v.trump_card) }) })
+      : el("span", { class: "no-trump" }, t("No trump"))]);
 }
 
-function trickCard(card, seat, base, players, extra) {
+function trickCard(card, seat, base, players, extra, key) {
   const { x, y } = place(seat, base, players);
   const node = face(card, { extra: `in-trick ${extra || ""}`.trim(), label: `${view().names[seat]}: ${cardWords(card)}` });
   node.dataset.seat = String(seat);
+  node.dataset.key = `${key}.${card}`;
   node.style.setProperty("--x", x.toFixed(3));
   node.style.setProperty("--y", y.toFixed(3));
   return node;
 }
 
 function renderTrick(v, base) {
-  const area = clear($("trick"));
+  const area = $("trick");
   const caption = $("trick-caption");
-  caption.textContent = "";
   if (!v) {
-    caption.textContent = t("The cards are dealt when every seat is filled.");
+    patch(area, []);
+    setText(caption, t("The cards are dealt when every seat is filled."));
     return;
   }
   const ex = explained();
   const n = v.players;
   let trick = v.trick, winner = ex.winning, done = false;
-  if (!trick.cards.length && resolving) { trick = resolving.trick; winner = trick.winner; done = true; }
-  trick.cards.forEach((card, i) => {
+  let key = `${game().number}.${v.hand_index}.${v.tricks.length}`;
+  if (!trick.cards.length && resolving) { trick = resolving.trick; winner = trick.winner; done = true; key = resolving.key; }
+  patch(area, trick.cards.map((card, i) => {
     const seat = (trick.leader + i) % n;
-    area.append(trickCard(card, seat, base, n, seat === winner ? (done ? "won" : "winning") : ""));
-  });
+    return trickCard(card, seat, base, n, seat === winner ? (done ? "won" : "winning") : "", key);
+  }));
   const who = { name: v.names[winner] };
-  if (done) caption.textContent = winner === me() ? t("You win the trick") : t("{name} wins the trick", who);
-  else if (trick.cards.length) caption.textContent = winner === me() ? t("You are winning") : t("{name} is winning", who);
-  else if (v.phase === "play") caption.textContent = v.to_act === me() ? t("You lead") : t("{name} leads", { name: v.names[v.to_act] });
+  let text = "";
+  if (done) text = winner === me() ? t("You win the trick") : t("{name} wins the trick", who);
+  else if (trick.cards.length) text = winner === me() ? t("You are winning") : t("{name} is winning", who);
+  else if (v.phase === "play") text = v.to_act === me() ? t("You lead") : t("{name} leads", { name: v.names[v.to_act] });
   else if (v.phase === "bid") {
     const total = v.bids.reduce((a, b) => a + (b || 0), 0);
-    caption.textContent = v.rules.simultaneous_bidding && !v.bids_revealed ? t("Bidding, unseen")
+    text = v.rules.simultaneous_bidding && !v.bids_revealed ? t("Bidding, unseen")
       : tn("Bids: {total} for {n} trick", "Bids: {total} for {n} tricks", v.hand_size, { total: number(total) });
   }
+  setText(caption, text);
 }
+
+let resolved = 0;   // numbers the tricks shown while they resolve (their nodes' keys)
 
 function startResolving(trick) {
   clearTimeout(resolveTimer);
-  resolving = { trick };
+  resolving = { trick, key: `r${++resolved}` };
   const hold = Math.max(ms("hold"), 350);
   resolveTimer = setTimeout(async () => {
     const winner = trick.winner;
@@ -426,13 +463,13 @@ function startResolving(trick) {
 }
 
 function renderNotices() {
-  const box = clear($("notices"));
+  const box = [];
   const s = me();
   if (s === null) {
-    if (view()) box.append(el("div", { class: "notice", id: "spectating" }, t("You are watching. Nobody's cards are shown until they are played.")));
+    if (view()) box.push(el("div", { class: "notice", id: "spectating" }, t("You are watching. Nobody's cards are shown until they are played.")));
   } else if (standin()) {
     const seat = ctx.state.table.seats[s];
-    box.append(el("div", { class: "notice", id: "standin-notice" },
+    box.push(el("div", { class: "notice", id: "standin-notice" },
       seat.standin_by === "timer" ? t("You were away on your turn, so a bot ({bot}) is playing for you.", { bot: botName(seat.standin) })
         : t("A bot ({bot}) is playing for you.", { bot: botName(seat.standin) }),
       el("button", { class: "primary", id: "reclaim", onclick: () => send({ type: "reclaim" }) }, t("Take my seat back"))));
@@ -441,9 +478,10 @@ function renderNotices() {
   for (const seat of ctx.state.table.seats) {
     if (takeoverLeft(seat) === null) continue;
     const bot = botName(ctx.state.table.away ? ctx.state.table.away.bot : "");
-    box.append(el("div", { class: "notice away", id: `away-${seat.seat}` },
+    box.push(el("div", { class: "notice away", id: `away-${seat.seat}` },
       countdown(seat, t("{name} is away. Unless they come back, a {bot} bot plays for them in # s.", { name: seat.name, bot }))));
   }
+  patch($("notices"), box);
 }
 
 /** Why a card or bid of ours cannot be chosen now, in the core's words where it has any. */
@@ -471,49 +509,63 @@ function refuse(choice) {
 }
 
 function renderHandAndBids() {
-  const handBox = clear($("hand"));
-  const bidBox = clear($("bids"));
+  const handBox = $("hand");
+  const bidBox = $("bids");
   const v = view();
   const s = me();
   const show = s !== null && v && v.phase !== "over";
   $("hand-area").classList.toggle("hidden", !show);
-  if (!show) return;
+  if (!show) { patch(handBox, []); patch(bidBox, []); return; }
   const legal = new Set(v.legal.map(String));
   const playing = v.phase === "play" && myTurn();
   const trumpSuit = v.trump_card ? v.trump_card[1] : null;
   const cards = sortHand(v.hand, trumpSuit).map((card) => {
     const playable = playing && legal.has(card);
-    return face(card, {
-      button: true, playable, trump: card[1] === trumpSuit, why: playable ? null : whyNot(card),
-      onclick: () => (playable ? act(card) : refuse(card)),
-    });
+    return face(card, { button: true, playable, trump: card[1] === trumpSuit, why: playable ? null : whyNot(card) });
   });
   layoutHand(handBox, cards);
   handBox.classList.toggle("my-turn", playing);
-  if (v.phase === "bid") renderBidPanel(bidBox, v, s, legal);
+  patch(bidBox, v.phase === "bid" ? bidPanel(v, s, legal) : []);
   bidBox.classList.toggle("hidden", v.phase !== "bid");
   // wide screens: the bidding panel in the middle of the felt; phones: above the hand
   const home = WIDE.matches ? $("centre") : $("hand-area");
   if (bidBox.parentElement !== home) home.prepend(bidBox);
 }
 
-const cardWidth = { w: 0, at: 0 };
+// The hand's width and a card's width, kept up to date by a ResizeObserver (told after the
+// browser's own layout), so that drawing the hand never has to ask for a size.
+const handSize = { width: 0, card: 0, used: null };
+const cardProbe = el("span", { class: "card-probe", "aria-hidden": "true" });
+$("hand-area").append(cardProbe);
+new ResizeObserver((entries) => {
+  for (const e of entries) {
+    const w = e.contentRect.width;
+    if (!w) continue;   // hidden: keep the last sizes
+    if (e.target === cardProbe) handSize.card = w; else handSize.width = w;
+  }
+  if (handSize.used && (handSize.used.width !== handSize.width || handSize.used.card !== handSize.card)) render();
+}).observe($("hand"));
+// (observed apart: one observer's entries for two targets may come in either order)
+new ResizeObserver(([e]) => {
+  if (e.contentRect.width) handSize.card = e.contentRect.width;
+  if (handSize.used && handSize.used.card !== handSize.card) render();
+}).observe(cardProbe);
 
 /** Lay the hand out as a fan, in as many rows as keep every card wide enough to tap. */
 function layoutHand(box, cards) {
-  if (!cards.length) return;
-  const width = box.clientWidth || 320;
-  if (!cardWidth.at || cardWidth.at !== innerWidth) {
-    box.append(el("div", { class: "hand-row" }, cards[0]));
-    cardWidth.w = cards[0].offsetWidth || 80;
-    cardWidth.at = innerWidth;
+  if (!cards.length) { patch(box, []); return; }
+  if (!handSize.width || !handSize.card) {   // the first hand on this page: measure once
+    handSize.width = box.clientWidth;
+    handSize.card = cardProbe.offsetWidth;
   }
-  const w = cardWidth.w;
+  const width = handSize.width || 320;
+  const w = handSize.card || 80;
+  handSize.used = { width: handSize.width, card: handSize.card };
   const slice = Math.max(44, w * 0.4);
   const perRow = Math.max(1, Math.floor((width - w) / slice) + 1);
   const rows = Math.ceil(cards.length / perRow);
   const per = Math.ceil(cards.length / rows);
-  box.replaceChildren();
+  const lines = [];
   for (let r = 0; r < rows; r++) {
     const part = cards.slice(r * per, (r + 1) * per);
     const line = el("div", { class: "hand-row" }, part);
@@ -526,22 +578,26 @@ function layoutHand(box, cards) {
       c.style.setProperty("--rot", `${rot.toFixed(2)}deg`);
       c.style.setProperty("--drop", `${(Math.abs(rot) * 0.7).toFixed(1)}px`);
     });
-    box.append(line);
+    lines.push(line);
   }
-  // one tab stop for the hand; the arrows move inside it (a toolbar)
-  const all = box.querySelectorAll(".card");
-  const first = box.querySelector(".card.legal") || all[0];
-  all.forEach((c) => c.setAttribute("tabindex", c === first ? "0" : "-1"));
+  // one tab stop for the hand; the arrows move inside it (a toolbar): it stays on the card
+  // that has the focus, else it is the first playable card
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand") ? document.activeElement.dataset.card : null;
+  const first = cards.find((c) => c.dataset.card === focused) || cards.find((c) => c.classList.contains("legal")) || cards[0];
+  cards.forEach((c) => c.setAttribute("tabindex", c === first ? "0" : "-1"));
+  patch(box, lines);
 }
 
-function renderBidPanel(box, v, s, legal) {
+/** The bidding panel's contents: the title, the bid buttons, the bids so far, the note. */
+function bidPanel(v, s, legal) {
+  const box = [];
   const canBid = myTurn();
   const mine = v.bids[s];
   const ex = explained();
   const title = mine !== null && mine !== undefined ? t("You bid {bid}", { bid: number(mine) })
     : canBid ? (v.dealer === s ? t("Your bid (you deal, so you bid last)") : t("Your bid"))
       : v.has_bid[s] ? t("You have bid") : t("Waiting for {names} to bid", { names: waitingFor(v).filter((x) => x !== s).map((x) => v.names[x]).join(", ") });
-  box.append(el("h2", { class: "bid-title" }, title));
+  box.push(el("h2", { class: "bid-title" }, title));
   if (mine === null && !v.has_bid[s]) {
     const row = el("div", { class: "bid-buttons" });
     for (let b = 0; b <= v.hand_size; b++) {
@@ -552,15 +608,14 @@ function renderBidPanel(box, v, s, legal) {
         disabled: !canBid, "aria-disabled": canBid && !ok ? "true" : null,
         "aria-label": why ? t("Bid {bid}: not allowed. {why}", { bid: number(b), why }) : t("Bid {bid}", { bid: number(b) }),
         title: why || t("Bid {bid}", { bid: number(b) }),
-        onclick: () => (ok ? act(b) : refuse(b)),
       }, number(b)));
     }
-    box.append(row);
+    box.push(row);
   }
   // the bids so far, in bidding order from the dealer's left
   const order = Array.from({ length: v.players }, (_, k) => (v.dealer + 1 + k) % v.players);
   const hidden = v.rules.simultaneous_bidding && !v.bids_revealed;
-  box.append(el("ol", { class: "bids-so-far", "aria-label": t("Bids so far") }, order.map((x) => {
+  box.push(el("ol", { class: "bids-so-far", "aria-label": t("Bids so far") }, order.map((x) => {
     const b = v.bids[x];
     const text = b !== null ? number(b) : v.has_bid[x] ? t("in") : "…";
     return el("li", { class: b !== null || v.has_bid[x] ? "done" : "" }, avatar(v.names[x], "tiny"),
@@ -582,7 +637,8 @@ function renderBidPanel(box, v, s, legal) {
       : (you ? t("Hook: you deal and may not bid {bid} (the bids would total {total}).", facts) : t("Hook: {name} deals and may not bid {bid} (the bids would total {total}).", facts)));
   }
   if (canBid) lines.push(t("Type a number to bid."));
-  box.append(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" ")));
+  box.push(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" ")));
+  return box;
 }
 
 function renderLastTrick() {
@@ -597,20 +653,20 @@ function renderLastTrick() {
       if (last.tricks.length) { trick = last.tricks[last.tricks.length - 1]; label = v.phase === "over" ? t("Last trick") : t("Last trick of the previous hand"); }
     }
   }
-  btn.disabled = !trick;
-  btn.setAttribute("aria-expanded", String(lastTrickOpen && !!trick));
-  box.hidden = !(lastTrickOpen && trick);
+  if (btn.disabled !== !trick) btn.disabled = !trick;
+  if (btn.getAttribute("aria-expanded") !== String(lastTrickOpen && !!trick)) btn.setAttribute("aria-expanded", String(lastTrickOpen && !!trick));
+  setHidden(box, !(lastTrickOpen && trick));
   if (box.hidden) return;
   const n = v.players;
   const hadFocus = box.contains(document.activeElement);
-  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, t("{label}: {name} won it", { label, name: v.names[trick.winner] })),
+  patch(box, [el("div", { class: "lt-head" }, el("h2", {}, t("{label}: {name} won it", { label, name: v.names[trick.winner] })),
     el("button", { type: "button", class: "close", "aria-label": t("Close the last trick"), onclick: () => toggleLastTrick(false) }, "×")),
   el("ol", { class: "lt-cards" }, trick.cards.map((c, i) => {
     const seat = (trick.leader + i) % n;
     return el("li", { class: seat === trick.winner ? "won" : "" }, face(c, { label: t("{name} played the {card}", { name: v.names[seat], card: cardWords(c) }) }),
       el("span", { class: "nm" }, v.names[seat] + (seat === trick.winner ? " ★" : "")));
-  })));
-  if (hadFocus) box.querySelector(".close").focus({ preventScroll: true });
+  }))]);
+  if (hadFocus && !box.contains(document.activeElement)) box.querySelector(".close").focus({ preventScroll: true });
 }
 
 function toggleLastTrick(open = !lastTrickOpen) {
@@ -624,12 +680,12 @@ function renderHandResult() {
   const box = $("hand-result");
   const v = view();
   if (!v || !v.past_hands.length || handResult !== v.past_hands.length || (v.phase === "play" && (v.trick.cards.length || v.tricks.length))) {
-    box.hidden = true;
+    setHidden(box, true);
     return;
   }
   const h = v.past_hands[v.past_hands.length - 1];
-  box.hidden = false;
-  box.replaceChildren(el("div", { class: "lt-head" }, el("h2", {}, t("Hand {hand} result", { hand: number(v.past_hands.length) })),
+  setHidden(box, false);
+  patch(box, [el("div", { class: "lt-head" }, el("h2", {}, t("Hand {hand} result", { hand: number(v.past_hands.length) })),
     el("button", { type: "button", class: "close", "aria-label": t("Close the hand result"), onclick: () => { handResult = null; renderHandResult(); } }, "×")),
   el("ul", { class: "results" }, v.names.map((name, s) => {
     const made = h.bids[s] === h.tricks_won[s];
@@ -637,7 +693,14 @@ function renderHandResult() {
       el("span", { class: "res" }, made ? "✓ " + t("made {bid}", { bid: number(h.bids[s]) })
         : "✗ " + t("bid {bid}, won {won}", { bid: number(h.bids[s]), won: number(h.tricks_won[s]) })),
       el("b", {}, `+${number(h.scores[s])}`));
-  })));
+  }))]);
+}
+
+/** A player of a running duplicate event asked to watch another table of it (the server says no). */
+function showRefused(words) {
+  clear(document.querySelector("main")).append(el("div", { class: "panel", id: "refused" },
+    el("h1", {}, t("Not while the event is running")), el("p", {}, words),
+    el("a", { href: "/" }, t("Back to the lobby"))));
 }
 
 function showMissing() {
@@ -648,27 +711,51 @@ function showMissing() {
 
 // --- motion: deal, play, collect, turn the trump card ----------------------------------
 
-function handRects() {
-  const out = {};
-  for (const c of document.querySelectorAll("#hand .card")) out[c.dataset.card] = c.getBoundingClientRect();
+/** Where this frame's moving cards start: a played card at its place in your hand or at
+ * its player's seat, a new hand's cards at the dealer's seat.  Read before anything is
+ * written, while the page's layout is still the one on screen. */
+function motionSources(change, msg) {
+  const out = { plays: [], deal: null };
+  const v = msg.game ? msg.game.view : null;
+  if (!v) return out;
+  if (change.newHand && !change.fresh && ms("deal")) out.deal = seatRect(v.dealer);
+  if (ms("play")) {
+    for (const pl of change.plays) {
+      const card = pl.seat === msg.you.seat ? document.querySelector(`#hand .card[data-card='${pl.card}']`) : null;
+      out.plays.push({ card: pl.card, from: card ? card.getBoundingClientRect() : seatRect(pl.seat) });
+    }
+  }
   return out;
 }
 
-function animate(change, before) {
+let motionEpoch = 0;   // a newer state frame cancels the motion an older one planned
+
+/** Start this frame's motion in the next animation frame: measuring where the cards now
+ * stand needs the new layout, which the browser computes for that frame anyway (measuring
+ * now would make it lay the page out twice). */
+function animate(change, from) {
   const v = view();
   if (!v) return;
-  if (change.newHand && !change.fresh) {
-    const from = seatRect(v.dealer);
-    [...document.querySelectorAll("#hand .card")].forEach((c, i) => flyFrom(c, from, ms("deal"), { delay: i * ms("dealStagger"), rotate: -20 }));
-    for (const b of document.querySelectorAll("#seats .backs .card")) flyFrom(b, from, ms("deal"), { delay: 60 });
-    const trump = document.querySelector("#deck .trump-card");
-    if (trump) flip(trump, ms("flip"));
-  }
-  for (const pl of change.plays) {
-    const node = document.querySelector(`#trick .card[data-card='${pl.card}']`);
-    if (!node) continue;
-    const from = pl.seat === me() && before[pl.card] ? before[pl.card] : seatRect(pl.seat);
-    flyFrom(node, from, ms("play"));
+  const epoch = motionEpoch;
+  const dealt = change.newHand && !change.fresh;
+  if (dealt || from.plays.length) {
+    const handIndex = v.hand_index;
+    requestAnimationFrame(() => {
+      if (epoch !== motionEpoch) return;
+      if (dealt) {
+        if (from.deal) {
+          [...document.querySelectorAll("#hand .card")].forEach((c, i) => flyFrom(c, from.deal, ms("deal"), { delay: i * ms("dealStagger"), rotate: -20 }));
+          // each seat's cards fly in as one fan: one animation a seat, not one a card
+          for (const b of document.querySelectorAll("#seats .backs")) flyFrom(b, from.deal, ms("deal"), { delay: 60 });
+        }
+        const trump = document.querySelector("#deck .trump-card");
+        if (trump && view() && view().hand_index === handIndex) flip(trump, ms("flip"));
+      }
+      for (const pl of from.plays) {
+        const node = document.querySelector(`#trick .card[data-card='${pl.card}']`);
+        if (node) flyFrom(node, pl.from, ms("play"));
+      }
+    });
   }
   if (change.handDone && v.past_hands.length) handResult = v.past_hands.length;
   if (change.handDone) renderHandResult();
@@ -721,6 +808,22 @@ document.addEventListener("keydown", (e) => {
 
 $("name").value = store.get("name") || "";
 $("last-trick-button").addEventListener("click", () => toggleLastTrick());
+// a card or a bid button chosen: played or bid if it may be now, else it says why (one
+// listener each for the hand and the bids, so the cards and buttons drawn carry none)
+$("hand").addEventListener("click", (e) => {
+  const node = e.target.closest && e.target.closest(".card[data-card]");
+  const v = view();
+  if (!node || !v) return;
+  const card = node.dataset.card;
+  if (v.phase === "play" && myTurn() && v.legal.map(String).includes(card)) act(card); else refuse(card);
+});
+$("bids").addEventListener("click", (e) => {
+  const node = e.target.closest && e.target.closest("button.bid[data-bid]");
+  const v = view();
+  if (!node || node.disabled || !v) return;
+  const bid = Number(node.dataset.bid);
+  if (v.phase === "bid" && myTurn() && v.legal.map(Number).includes(bid)) act(bid); else refuse(bid);
+});
 bindSettingsForm({ speed: $("speed"), sound: $("sound"), fourColour: $("four-colour"), note: $("motion-note") });
 onSettings(() => render());
 let resizeTimer = null;

@@ -3,9 +3,10 @@
 // score of each choice as bars with their numbers, and for a bid the chance of each number
 // of tricks).  The server decides everything: whether undo is possible now (you.undo, with
 // its reason) and the hint itself, worked out from this seat's own view.
-import { botName, cardWords, clear, el, errorWords, toast } from "../common.js";
+import { botName, cardWords, el, errorWords, toast } from "../common.js";
 import { number, t, tn } from "../i18n.js";
 import { ctx, game, me, myTurn, view } from "./state.js";
+import { patch } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 let hint = null;        // the last hint frame (shown while the game is where it was asked)
@@ -49,16 +50,16 @@ export function onHelpError(msg) {
 }
 
 export function renderHelp(follow) {
-  const tools = clear($("help-tools"));
+  const tools = [];
   const box = $("hint");
   const s = me();
   const g = game();
   if (hint && (!g || g.number !== hint.game || g.n !== hint.n)) hint = null;   // the game moved on
-  box.hidden = !hint;
-  for (const k of document.querySelectorAll(".help-keys")) k.hidden = !helpOn();
-  if (!helpOn() || s === null || !view() || view().phase === "over") { box.hidden = true; return; }
+  if (box.hidden !== !hint) box.hidden = !hint;
+  for (const k of document.querySelectorAll(".help-keys")) if (k.hidden !== !helpOn()) k.hidden = !helpOn();
+  if (!helpOn() || s === null || !view() || view().phase === "over") { box.hidden = true; patch($("help-tools"), []); return; }
   const u = ctx.state.you.undo || { ok: false, code: null };
-  tools.append(
+  tools.push(
     el("button", { type: "button", id: "hint-button", "aria-keyshortcuts": "H", disabled: asking,
       "aria-disabled": myTurn() ? null : "true", title: myTurn() ? t("What the expert would do (H)") : t("A hint is for your turn."),
       onclick: askHint }, asking ? t("Thinking…") : t("Hint")),
@@ -68,10 +69,11 @@ export function renderHelp(follow) {
   const others = ctx.state.table.seats.filter((x) => x.kind === "human" && x.seat !== s).length;
   if (others) {
     const on = ctx.state.table.help.undo_ok.includes(s);
-    tools.append(el("label", { class: "check", title: t("Let the other players take back their last move") },
+    tools.push(el("label", { class: "check", title: t("Let the other players take back their last move") },
       el("input", { type: "checkbox", id: "allow-undo", checked: on,
         onchange: (e) => ctx.send({ type: "allow_undo", on: e.target.checked }) }), " ", t("Allow undo")));
   }
+  patch($("help-tools"), tools);
   if (hint) drawHint(box, follow);
 }
 
@@ -81,7 +83,7 @@ function drawHint(box, follow) {
   const best = Math.max(...vals), worst = Math.min(...vals);
   const span = best - worst || 1;
   const valueTitle = h.kind === "bid" ? t("Expected score of each bid") : t("Estimated value of each card (expected score for the hand)");
-  box.replaceChildren(
+  patch(box, [
     el("div", { class: "lt-head" },
       el("h2", { id: "hint-heading", tabindex: "-1" }, t("The {bot} bot suggests:", { bot: botName(h.bot || "expert") }), " ", el("strong", {}, words(h.action))),
       el("button", { type: "button", class: "close", "aria-label": t("Close the hint"), onclick: () => { hint = null; renderHelp(); } }, "×")),
@@ -98,7 +100,7 @@ function drawHint(box, follow) {
         el("span", { class: "bar", "aria-hidden": "true" }, el("span", { style: `width:${Math.round(100 * p)}%` })),
         el("span", { class: "num" }, t("{percent}%", { percent: number(Math.round(100 * p)) }))))) : "",
     el("p", {}, el("button", { type: "button", class: "primary", id: "hint-follow", onclick: () => follow && follow(h.action) },
-      t("Follow the hint: {choice}", { choice: words(h.action) }))));
+      t("Follow the hint: {choice}", { choice: words(h.action) })))]);
 }
 
 /** The game-over screen's note (and the live table's): who used help in this game. */

@@ -1,6 +1,6 @@
 // Motion that helps follow the play, with the Web Animations API (FLIP: measure where a
-// card was and where it is, then animate only transform and opacity, which the compositor
-// runs off the main thread).  Every duration is scaled by the speed setting and is zero
+// card was and where it is, then animate only the transform properties and opacity, which
+// the compositor runs off the main thread).  Every duration is scaled by the speed setting and is zero
 // under prefers-reduced-motion.
 import { motionScale } from "./settings.js";
 
@@ -26,17 +26,36 @@ export function finishAll() {
 /** How many animations are running (the benchmark and the tests read it). */
 export const activeCount = () => running.size;
 
-/** Animate ``node`` from the rectangle ``from`` to where it stands now. */
+/** Where ``node``'s centre is drawn, relative to its transform origin, in px: the card's own
+ * CSS transform (a trick card is centred with translate(-50%, -50%) and tilted, a hand card
+ * is rotated in its fan) stays in place while it moves, so the motion has to allow for it. */
+function centreFromOrigin(node) {
+  const cs = getComputedStyle(node);
+  const [ox, oy] = cs.transformOrigin.split(" ").map(parseFloat);
+  const vx = node.offsetWidth / 2 - ox, vy = node.offsetHeight / 2 - oy;
+  const m = /^matrix\(([^)]+)\)$/.exec(cs.transform);
+  if (!m) return { x: vx, y: vy };
+  const [a, b, c, d, e, f] = m[1].split(",").map(parseFloat);
+  return { x: a * vx + c * vy + e, y: b * vx + d * vy + f };
+}
+
+/** Animate ``node`` from the rectangle ``from`` to where it stands now.  Only the
+ * individual ``translate``, ``scale`` and ``rotate`` properties move (the compositor runs
+ * them): the card's own ``transform`` is left alone, so it ends exactly where it stands. */
 export function flyFrom(node, from, duration, { delay = 0, rotate = 0, fade = false } = {}) {
   if (!duration || !from || !node.isConnected) return null;
   const to = node.getBoundingClientRect();
   if (!to.width) return null;
-  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  const sx = from.width / to.width;
+  const q = centreFromOrigin(node);
+  const s = from.width / to.width;
+  const r = (rotate * Math.PI) / 180;
+  // the first frame's centre is the origin + translate + rotate(scale(q)): put it on from's centre
+  const rx = s * (q.x * Math.cos(r) - q.y * Math.sin(r)), ry = s * (q.x * Math.sin(r) + q.y * Math.cos(r));
+  const tx = from.left + from.width / 2 - (to.left + to.width / 2) + q.x - rx;
+  const ty = from.top + from.height / 2 - (to.top + to.height / 2) + q.y - ry;
   const frames = [
-    { transform: `translate(${dx}px, ${dy}px) scale(${sx}) rotate(${rotate}deg)`, opacity: fade ? 0 : 1 },
-    { transform: "none", opacity: 1 },
+    { translate: `${tx}px ${ty}px`, scale: `${s}`, rotate: `${rotate}deg`, opacity: fade ? 0 : 1 },
+    { translate: "0px 0px", scale: "1", rotate: "0deg", opacity: 1 },
   ];
   return track(node.animate(frames, { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" }));
 }
@@ -45,26 +64,30 @@ export function flyFrom(node, from, duration, { delay = 0, rotate = 0, fade = fa
 export function flyTo(node, to, duration, { delay = 0 } = {}) {
   if (!duration || !to || !node.isConnected) return Promise.resolve();
   const from = node.getBoundingClientRect();
-  const dx = to.left + to.width / 2 - (from.left + from.width / 2);
-  const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+  const q = centreFromOrigin(node);
+  const s = 0.45;
+  const tx = to.left + to.width / 2 - (from.left + from.width / 2) + q.x * (1 - s);
+  const ty = to.top + to.height / 2 - (from.top + from.height / 2) + q.y * (1 - s);
   const anim = track(node.animate([
-    { transform: "none", opacity: 1 },
-    { transform: `translate(${dx}px, ${dy}px) scale(.45)`, opacity: 0 },
+    { translate: "0px 0px", scale: "1", opacity: 1 },
+    { translate: `${tx}px ${ty}px`, scale: `${s}`, opacity: 0 },
   ], { duration, delay, easing: "cubic-bezier(.5,0,.7,.4)", fill: "forwards" }));
   return anim.finished.catch(() => {});
 }
 
-/** Turn a card over (the trump card when a hand is dealt). */
+/** Turn a card over (the trump card when a hand is dealt), keeping its own tilt. */
 export function flip(node, duration) {
   if (!duration || !node.isConnected) return null;
+  const own = getComputedStyle(node).transform;
+  const tilt = own && own !== "none" ? ` ${own}` : "";
   return track(node.animate([
-    { transform: "perspective(600px) rotateY(90deg)", opacity: 0.4 },
-    { transform: "perspective(600px) rotateY(0deg)", opacity: 1 },
+    { transform: `perspective(600px) rotateY(90deg)${tilt}`, opacity: 0.4 },
+    { transform: `perspective(600px) rotateY(0deg)${tilt}`, opacity: 1 },
   ], { duration, easing: "ease-out", fill: "backwards" }));
 }
 
 /** A short pop, for a seat's tricks counter going up. */
 export function pop(node, duration) {
   if (!duration || !node.isConnected) return null;
-  return track(node.animate([{ transform: "scale(1.5)" }, { transform: "scale(1)" }], { duration, easing: "ease-out" }));
+  return track(node.animate([{ scale: "1.5" }, { scale: "1" }], { duration, easing: "ease-out" }));
 }

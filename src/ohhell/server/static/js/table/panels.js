@@ -6,6 +6,7 @@ import { number, t, tn, tp } from "../i18n.js";
 import { verifyRecord } from "../fair.js";
 import { ctx, game, me, takeoverLeft, view, waitingFor } from "./state.js";
 import { avatar, standing } from "./seats.js";
+import { patch } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,12 +18,12 @@ function countdown(seat, words) {
 export { countdown };
 
 export function renderBidTable() {
-  const tbl = clear($("bidtable"));
+  const tbl = $("bidtable");
   const tb = ctx.state.table;
   const v = view();
-  tbl.append(el("caption", { class: "sr-only" }, t("Each player's bid, tricks won and points")),
+  const head = [el("caption", { class: "sr-only" }, t("Each player's bid, tricks won and points")),
     el("thead", {}, el("tr", {},
-      el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, tp("noun", "Bid")), el("th", { scope: "col" }, t("Won")), el("th", { scope: "col" }, t("Total")))));
+      el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, tp("noun", "Bid")), el("th", { scope: "col" }, t("Won")), el("th", { scope: "col" }, t("Total"))))];
   const body = el("tbody");
   const acting = v ? waitingFor(v) : [];
   for (const seat of tb.seats) {
@@ -55,7 +56,7 @@ export function renderBidTable() {
     }
     body.append(row);
   }
-  tbl.append(body);
+  patch(tbl, [...head, body]);
 }
 
 function joinControl(i, seat) {
@@ -75,47 +76,51 @@ function join(seat) {
   const name = $("name").value.trim();
   if (!name) { toast(t("Type the name the others will see first."), "error"); $("name").focus(); return; }
   store.set("name", name);
-  ctx.send({ type: "join", seat, name, code: ctx.invite && ctx.invite.seat === seat ? ctx.invite.code : null });
+  if (ctx.send({ type: "join", seat, name, code: ctx.invite && ctx.invite.seat === seat ? ctx.invite.code : null })) {
+    // the button goes once we sit: let go of the focus now, while the page is laid out
+    if (document.activeElement && document.activeElement.closest && document.activeElement.closest(".join-box")) document.activeElement.blur();
+  }
 }
 
 export function renderSeatActions() {
-  const box = clear($("seat-actions"));
+  const box = [];
   const tb = ctx.state.table;
   const v = view();
   const inGame = v && v.phase !== "over";
   $("name-row").classList.toggle("hidden", !(me() === null && !inGame && tb.seats.some((s) => s.kind !== "human" && s.kind !== "bot")));
   if (ctx.state.you.admin) {
     if (!inGame && tb.seats.some((s) => s.kind === "open" || s.kind === "reserved")) {
-      box.append(el("button", { id: "fill-bots", onclick: () => ctx.send({ type: "fill_bots" }) }, t("Fill empty seats with bots")));
+      box.push(el("button", { id: "fill-bots", onclick: () => ctx.send({ type: "fill_bots" }) }, t("Fill empty seats with bots")));
     }
     for (const seat of tb.seats) {
       if (seat.kind === "human" && !seat.connected && !seat.standin) {
         const sel = el("select", { "aria-label": t("Bot to stand in for {name}", { name: seat.name }) },
           ctx.options.bots.map((b) => el("option", { value: b, selected: b === ctx.options.default_bot }, botName(b))));
-        box.append(el("div", { class: "join-box" }, t("{name} has left.", { name: seat.name }), sel,
+        box.push(el("div", { class: "join-box" }, t("{name} has left.", { name: seat.name }), sel,
           el("button", { class: "replace", "data-seat": seat.seat, onclick: () => ctx.send({ type: "replace", seat: seat.seat, bot: sel.value }) },
             t("Let a bot play"))));
       }
       if (seat.kind === "bot" && !inGame) {
-        box.append(el("button", { class: "open-seat", onclick: () => ctx.send({ type: "set_seat", seat: seat.seat, kind: "open" }) },
+        box.push(el("button", { class: "open-seat", onclick: () => ctx.send({ type: "set_seat", seat: seat.seat, kind: "open" }) },
           t("Open seat {n} for a person", { n: number(seat.seat + 1) })));
       }
     }
   }
   if (me() !== null && !inGame) {
-    box.append(el("button", { id: "leave", onclick: () => ctx.send({ type: "leave" }) }, t("Leave my seat")));
+    box.push(el("button", { id: "leave", onclick: () => ctx.send({ type: "leave" }) }, t("Leave my seat")));
   }
   const away = tb.away;
-  box.append(el("p", { class: "small muted", id: "away-setting" }, away
+  box.push(el("p", { class: "small muted", id: "away-setting" }, away
     ? t("Away timer: a player away for {seconds} s on their turn gets a {bot} bot until they come back.", { seconds: number(away.after), bot: botName(away.bot) })
     : t("Away timer off: the table waits for players who leave (the creator can let a bot play for them).")));
+  patch($("seat-actions"), box);
 }
 
 export function renderScores() {
-  const box = clear($("scores"));
-  const chartBox = clear($("chart"));
+  const box = $("scores");
+  const chartBox = $("chart");
   const v = view();
-  if (!v) { box.append(el("p", { class: "muted" }, t("No hand has been played yet."))); return; }
+  if (!v) { patch(box, [el("p", { class: "muted" }, t("No hand has been played yet."))]); patch(chartBox, []); return; }
   const head = el("tr", {}, el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Cards")), el("th", { scope: "col" }, t("Trump")),
     v.names.map((n) => el("th", { scope: "col" }, n)));
   const body = el("tbody");
@@ -135,13 +140,11 @@ export function renderScores() {
       el("td", {}, v.trump_card ? cardText(v.trump_card) : t("none")),
       v.bids.map((b, s) => el("td", {}, `${b === null ? (v.has_bid[s] ? "✓" : "–") : number(b)}/${number(v.tricks_won[s])}`))));
   }
-  box.append(el("table", { class: "grid scores", id: "score-table" },
+  patch(box, [el("table", { class: "grid scores", id: "score-table" },
     el("caption", { class: "sr-only" }, t("Scores by hand")), el("thead", {}, head), body,
     el("tfoot", {}, el("tr", {}, el("th", { colspan: 3, scope: "row" }, t("Total")), totals.map((x) => el("td", {}, number(x)))))),
-  el("p", { class: "small muted" }, t("Each cell: ✓ made or ✗ missed, bid/won, then the points scored.")));
-  if (v.past_hands.length) {
-    chartBox.append(scoreChart(v.names, runningTotals(v.players, v.past_hands.map((h) => h.scores))));
-  }
+  el("p", { class: "small muted" }, t("Each cell: ✓ made or ✗ missed, bid/won, then the points scored."))]);
+  patch(chartBox, v.past_hands.length ? [scoreChart(v.names, runningTotals(v.players, v.past_hands.map((h) => h.scores)))] : []);
 }
 
 function trophy() {
@@ -203,13 +206,13 @@ export function renderEnd() {
 export function renderFairness() {
   const g = game();
   const out = $("fair-result");
-  const side = clear($("commitments"));
+  const side = $("commitments");
   if (g) {
-    side.append(el("p", { class: "small" }, tn("Before the first card the server published a SHA-256 commitment to the key of the deal:",
+    patch(side, [el("p", { class: "small" }, tn("Before the first card the server published a SHA-256 commitment to the key of the deal:",
       "Before the first card the server published a SHA-256 commitment to the key of each of the {n} deals:", g.commitments.length)),
       el("ol", { class: "small", id: "commitment-list" }, g.commitments.map((c, k) =>
         el("li", { title: c }, el("code", {}, c.slice(0, 16) + "…"), k === view().hand_index && view().phase !== "over" ? " ← " + t("this hand") : ""))),
-      el("p", { class: "small muted" }, g.seed ? t("Seed revealed: {seed}", { seed: g.seed }) : t("The seed that dealt them is revealed when the game ends.")));
+      el("p", { class: "small muted" }, g.seed ? t("Seed revealed: {seed}", { seed: g.seed }) : t("The seed that dealt them is revealed when the game ends."))]);
   }
   if (!out || !g) return;
   const res = ctx.fairness[g.number];

@@ -5,6 +5,7 @@
 import { el, standingWords } from "../common.js";
 import { number, t, tn, tp } from "../i18n.js";
 import { back } from "./cards.js";
+import { patch } from "./dom.js";
 
 /** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``
  * (you, or seat 1 for a spectator). */
@@ -108,7 +109,7 @@ export function renderSeats(box, info) {
     plate.style.setProperty("--y", y.toFixed(3));
     plates.push(plate);
   }
-  box.replaceChildren(...plates);
+  patch(box, plates);
 }
 
 /** The on-screen rectangle a seat's cards come from and go to. */
