@@ -339,13 +339,11 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
         ports = [free_port() for _ in range(nodes)]
     logs = [tempfile.NamedTemporaryFile("w+", prefix=f"ohhell-node{i}-", suffix=".log", delete=False)
             for i in range(nodes)]
-    profile = os.environ.get("OHHELL_PROFILE_NODE")   # a file: node 2 runs under cProfile (never killed)
-    procs = [subprocess.Popen([sys.executable, *(["-m", "cProfile", "-o", profile] if profile and i == 1 else []),
-                               "-m", "ohhell.cli", "serve", "--port", str(p), "--db", db,
+    procs = [subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(p), "--db", db,
                                "--redis", redis_url, "--bot-delay", str(bot_delay), "--create-limit", "0",
                                "--max-open-tables", "100000", "--max-sockets-per-address", "0",
                                "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
-             for i, (p, log) in enumerate(zip(ports, logs))]
+             for p, log in zip(ports, logs)]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
     try:
