@@ -71,6 +71,40 @@ def pg_database(postgres_url):
     yield postgres_url.replace("/postgres?", f"/{name}?")
 
 
+# --- Redis (the cluster tests) -------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real redis-server (Debian's) under a temporary directory, on a free loopback port."""
+    server = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.path.exists(server):
+        raise RuntimeError("redis-server is not installed (Debian: apt-get install redis-server)")
+    base = tempfile.mkdtemp(prefix="ohhell-redis-")
+    port = free_port()
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", base, "--logfile", os.path.join(base, "log")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import socket
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("redis-server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(base, ignore_errors=True)
+
+
 # --- a real browser ----------------------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"

@@ -26,6 +26,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> list[int]:
+    """``n`` different free ports (each socket stays bound until all are chosen: two
+    :func:`free_port` calls in a row may return the same one)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
 class ThreadServer:
     """The app under uvicorn on a free port, in a background thread."""
 
@@ -85,11 +98,19 @@ class ProcessServer:
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
 
     def start(self) -> "ProcessServer":
+        return self.launch().ready()
+
+    def launch(self) -> "ProcessServer":
+        """Start the process (:meth:`ready` waits until it answers: several start side by side)."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ohhell.cli", "serve", "--port", str(self.port), "--db", self.db,
              "--log-level", "warning", *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
-        deadline = time.monotonic() + 30
+        return self
+
+    def ready(self) -> "ProcessServer":
+        assert self.proc is not None
+        deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"ohhell serve exited with {self.proc.returncode}: {self.output()}")

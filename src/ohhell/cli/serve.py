@@ -52,6 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help=_("run the finished games' analyses on a Ray cluster (HOST:PORT of its head node; "
                           "no address: Ray started here) instead of a local process (docs/ray.md)"))
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help=_("run as one node of a cluster: redis://HOST[:PORT][/DB] of the Redis the nodes share "
+                          "(needs a postgresql:// --db; start any number of nodes behind one load balancer; "
+                          "docs/deploy.md)"))
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument("--access-log", action="store_true", help=_("log every HTTP request"))
 
@@ -95,8 +99,19 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots.distributed import RayPoolError
     from ..server import PortError, bind_socket, serve
+    from ..server.cluster import ClusterError, check_redis_url
     from ..server.storage import StoreError, _redact, default_db_path
 
+    if args.redis is not None:
+        try:
+            check_redis_url(args.redis)
+        except ClusterError as e:
+            print(f"ohhell serve: {e}", file=sys.stderr)
+            return 2
+        if not (args.db or "").startswith(("postgresql://", "postgres://")):
+            print(_("ohhell serve: --redis runs one node of a cluster, and the nodes share a PostgreSQL "
+                    "database: add --db postgresql://USER@HOST/DBNAME"), file=sys.stderr)
+            return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
     db = args.db or default_db_path()
     try:
@@ -105,8 +120,13 @@ def run(args: argparse.Namespace) -> int:
         print("ohhell serve: " + _port_words(e), file=sys.stderr)
         return 1
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(_("Oh Hell is served at {url}  (tables kept in {db}; Ctrl+C stops)").format(
-        url=f"http://{host}:{args.port}", db=_redact(db)), flush=True)
+    if args.redis is not None:
+        print(_("Oh Hell is served at {url} as a node of the cluster on {db} and {redis} (Ctrl+C stops this "
+                "node; its tables go to the other nodes)").format(
+                    url=f"http://{host}:{args.port}", db=_redact(db), redis=_redact(args.redis)), flush=True)
+    else:
+        print(_("Oh Hell is served at {url}  (tables kept in {db}; Ctrl+C stops)").format(
+            url=f"http://{host}:{args.port}", db=_redact(db)), flush=True)
     try:
         started = serve(args.host, args.port, db, sock=sock, bot_delay=args.bot_delay, bot_pool=args.bot_pool,
                         bot_workers=args.bot_workers, log_level=args.log_level, access_log=args.access_log,
@@ -116,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
                         unstarted_ttl=args.unstarted_expiry * 60.0, bot_seconds=args.bot_seconds,
                         max_sockets_per_address=args.max_sockets_per_address or None,
                         **({"analysis_samples": args.analysis_samples} if args.analysis_samples else {}),
-                        **({"analysis_ray": args.ray} if args.ray is not None else {}))
-    except (StoreError, PortError, RayPoolError) as e:
+                        **({"analysis_ray": args.ray} if args.ray is not None else {}),
+                        **({"redis": args.redis} if args.redis is not None else {}))
+    except (StoreError, PortError, RayPoolError, ClusterError) as e:
         print(f"ohhell serve: {e}", file=sys.stderr)
         return 1
     finally:

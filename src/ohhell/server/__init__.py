@@ -135,18 +135,30 @@ def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, *, trusted_pr
                           h11_max_incomplete_event_size=16 * 1024)
 
 
-def check_store(db: "str | None") -> None:
-    """Open the database and read what the server reads at start, then close it, so a
-    database the server cannot use is reported clearly before the server starts.
+def check_store(db: "str | None", redis: "str | None" = None) -> None:
+    """Open the database (and with ``redis``, the cluster's Redis) and read what the server
+    reads at start, then close them, so a database or a Redis the server cannot use is
+    reported clearly before the server starts.
 
-    :raises StoreError: saying what is wrong.
+    :raises StoreError: saying what is wrong with the database; :raises ClusterError: with Redis.
     """
     import asyncio
 
-    from .storage import open_store
+    from .storage import Store, StoreError, open_store
 
     async def check() -> None:
-        store = open_store(db)
+        store: Store
+        if redis is not None:
+            from .cluster import connect_redis
+            from .leases import ClusterStore, Leases
+            if not (db or "").startswith(("postgresql://", "postgres://")):
+                raise StoreError("--redis needs a PostgreSQL database (--db postgresql://...): the nodes of a "
+                                 "cluster share it")
+            client = await connect_redis(redis)
+            await client.aclose()
+            store = ClusterStore(db, Leases(db))   # type: ignore[arg-type]
+        else:
+            store = open_store(db)
         await store.open()
         try:
             await store.claim()   # refused here, with the reason, while another server runs
@@ -209,6 +221,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | None" = None, *,
     database is opened).
 
     :raises StoreError: when the database cannot be used (checked before starting).
+    :raises ClusterError: when ``redis=`` (a cluster node) names a Redis that cannot be used.
     :raises PortError: when the port cannot be used.
     """
     import uvicorn
@@ -216,7 +229,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | None" = None, *,
     log_options = {k: options.pop(k) for k in ("log_level", "access_log") if k in options}
     if sock is None:
         sock = bind_socket(host, port)
-    check_store(db)
+    check_store(db, options.get("redis"))
     app = _create(db, **options)
     config = uvicorn_config(app, host, port, trusted_proxies=trusted_proxies, header_timeout=header_timeout,
                             log_level=log_options.get("log_level", "info"),

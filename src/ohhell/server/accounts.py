@@ -680,8 +680,7 @@ class Accounts:
                     not isinstance(item.get("token"), str) or len(item["token"]) > 128:
                 raise AccountError("bad_request", "each seat is {\"table\": ID, \"token\": TOKEN}")
             try:
-                table = await self.manager.get(item["table"])
-                seat = None if table is None else await table.claim(token_hash(item["token"]), user["user_id"])
+                seat = await self.manager.claim(item["table"], token_hash(item["token"]), user["user_id"])
             except TableError as e:
                 refused.append({"table": item["table"], "error": e.code, "message": e.message})
                 continue

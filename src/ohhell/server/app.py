@@ -31,10 +31,10 @@ from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, P
 from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, AccountError, Accounts
 from .players import PlayerPages
 from .session import Connection, RateLimiter
-from .storage import Store, StoreError, open_store
+from .storage import Store, StoreError, _redact, open_store
 from .config import (AWAY_AFTER_RANGE, CHAT_MAX_LENGTH, CHAT_RATE, DEFAULT_AWAY_AFTER, SPECTATOR_CHAT,
                      TableError, parse_table_config)
-from .manager import TableManager
+from .manager import TABLE_ID, TableManager
 from . import languages, rules_page
 from .languages import page_response
 from .analysis_jobs import DEFAULT_ANALYSIS_SAMPLES, MAX_QUEUED_PER_CREATOR, AnalysisJobs
@@ -156,7 +156,7 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
                analysis_samples: int = DEFAULT_ANALYSIS_SAMPLES,
                analysis_per_creator: int = MAX_QUEUED_PER_CREATOR,
                max_sockets_per_address: "int | None" = MAX_SOCKETS_PER_ADDRESS,
-               analysis_ray: "str | None" = None) -> Starlette:
+               analysis_ray: "str | None" = None, redis: "str | None" = None) -> Starlette:
     """The server as an ASGI app.
 
     :param db: a ``postgresql://`` URL, an SQLite path, or ``None`` for the
@@ -186,7 +186,19 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     :param max_sockets_per_address: open websockets one address may hold at once; the next
         handshake is refused with HTTP 429 (``None`` or 0: no limit).  Behind a reverse proxy,
         name it with ``--trusted-proxy`` so the address is the client's, not the proxy's.
+    :param redis: a ``redis://`` URL: run as one node of a cluster on the PostgreSQL database
+        ``db`` (:mod:`ohhell.server.cluster`; docs/deploy.md).
     """
+    leases = None
+    if redis is not None:
+        from .cluster import check_redis_url
+        from .leases import ClusterStore, Leases
+        check_redis_url(redis)
+        if store is not None or not (db or "").startswith(("postgresql://", "postgres://")):
+            raise StoreError("--redis needs a PostgreSQL database (--db postgresql://...): the nodes of a cluster "
+                             "share it")
+        leases = Leases(db)   # type: ignore[arg-type]
+        store = ClusterStore(db, leases)   # type: ignore[arg-type]
     the_store = store if store is not None else open_store(db)
     pool = BotPool(bot_pool, bot_workers, per_creator=bot_per_creator, full_seconds=bot_seconds)
     manager = TableManager(the_store, pool, bot_delay=bot_delay, idle_evict=idle_evict,
@@ -199,6 +211,21 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     accounts = Accounts(the_store, manager, allowed_origins=origins, signin_limit=signin_limit,
                         signin_user_limit=signin_user_limit, signup_limit=signup_limit)
     events = Events(the_store, manager, accounts)   # duplicate events (docs/events.md)
+    cluster = None
+    if redis is not None:
+        from .cluster import Cluster
+        assert leases is not None
+        cluster = manager.cluster = Cluster(redis, leases, manager)
+
+        def revealed_elsewhere(event_id: str) -> None:   # another node revealed an event's deals
+            if event_id in events.revealed:
+                return
+            events.revealed.add(event_id)
+            for t in list(manager.tables.values()):
+                if t.event is not None and t.event["id"] == event_id:
+                    t._broadcast()
+        cluster.on_revealed = revealed_elsewhere
+        events.on_reveal = lambda event_id: cluster.announce(revealed=event_id)   # type: ignore[union-attr]
 
     def game_over(table, number: int, rec: dict) -> None:
         analyses.game_over(table, number, rec)
@@ -208,18 +235,26 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await the_store.open()
-        await the_store.claim()
+        if cluster is not None:
+            await cluster.open()   # the cluster's leases replace the single server's claim
+        else:
+            await the_store.claim()
         await accounts.open()
         analyses.start()
         await events.open()   # before the tables load: it says which events' deals are revealed
         loaded = await manager.start()
         await events.resume()
-        log.info("database %s: %d active table%s resumed", getattr(the_store, "url", "?"), loaded,
+        if cluster is not None:
+            cluster.start()
+            log.info("cluster node %s on Redis %s", cluster.node, _redact(cluster.redis_url))
+        log.info("database %s: %d active table%s resumed", _redact(getattr(the_store, "url", "?")), loaded,
                  "" if loaded == 1 else "s")
         try:
             yield
         finally:
             await manager.stop()
+            if cluster is not None:
+                await cluster.close()   # hands this node's tables to the others at once
             await events.stop()
             await analyses.stop()
             pool.close()
@@ -300,6 +335,13 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             return _error(503, e.code, e.message)
 
     async def table_info(request: Request) -> Response:
+        if cluster is not None:   # the owner node knows who is connected
+            try:
+                return JSONResponse(await cluster.call(request.path_params["table_id"], "info"))
+            except TableError as e:
+                if e.code == "no_table":
+                    return _error(404, "no_table", "there is no such table")
+                return _error(503, e.code, e.message)
         table = await find(request)
         if isinstance(table, Response):
             return table
@@ -370,7 +412,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         return JSONResponse(state, headers={"cache-control": "no-store"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, **manager.stats(), **analyses.stats()})
+        extra = {"cluster": cluster.stats()} if cluster is not None else {}
+        return JSONResponse({"ok": True, **manager.stats(), **analyses.stats(), **extra})
 
     # --- the websocket --------------------------------------------------------------------------
 
@@ -486,15 +529,21 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         if t == "hello":
             if conn.table is not None:
                 raise TableError("already_hello", f"this connection is already at table {conn.table.id}")
-            table = await manager.get(f["table"])
-            if table is None:
+            if cluster is not None:   # this node's table, or another node's (then its messages go there)
+                found = await cluster.locate(f["table"]) if TABLE_ID.fullmatch(f["table"]) else None
+            else:
+                found = await manager.get(f["table"])
+            if found is None:
                 raise TableError("no_table", f"there is no table {f['table']!r}")
-            await events.check_watch(table, conn)   # a running event's players watch no other table of it
-            await table.attach(conn, f["token"], f["admin"])
+            await events.check_watch(found, conn)   # a running event's players watch no other table of it
+            await found.attach(conn, f["token"], f["admin"])
             return
         table = conn.table
         if table is None:
             raise TableError("hello_first", "say hello first: {\"v\": 1, \"type\": \"hello\", \"table\": ID}")
+        if cluster is not None and table.remote:   # its owner answers, as it would its own client
+            await table.forward(conn, msg)
+            return
         if t == "act":
             await table.act(conn, f["action"])
         elif t == "join":
@@ -547,5 +596,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
     app.state.accounts = accounts
     app.state.analyses = analyses
     app.state.events = events
+    app.state.cluster = cluster
+    if cluster is not None:
+        cluster.handler = _handle
     app.add_middleware(_SecurityHeaders)
     return app

@@ -192,6 +192,9 @@ class Events:
         #: records are published (read by ``Table.secret_until_event``)
         self.revealed: set[str] = set()
         manager.events_revealed = self.revealed
+        #: called with an event id whose deals this server just revealed (a cluster tells its
+        #: other nodes, whose tables of the event then publish their seeds too)
+        self.on_reveal: "Any" = None
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         self._games_cache: dict[str, tuple[tuple, list]] = {}
@@ -250,6 +253,8 @@ class Events:
                     return
                 self.revealed.add(event_id)
                 log.info("event %s is over; its seed is revealed", event_id)
+                if self.on_reveal is not None:
+                    self.on_reveal(event_id)
             for t in tables:   # their pages get the seed and the records now
                 async with t.lock:
                     t._broadcast()

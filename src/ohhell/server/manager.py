@@ -9,6 +9,7 @@ import logging
 import re
 import secrets
 import time
+from typing import Any
 
 from ..errors import OhHellError
 from .botpool import BotPool
@@ -75,6 +76,9 @@ class TableManager:
         self._listing_cache: dict[tuple[int, int], tuple[int, float, dict]] = {}
         #: address -> its chat token bucket (all its connections, every table, together)
         self._chat_limiters: dict[str, RateLimiter] = {}
+        #: this node's part in a cluster (``ohhell serve --redis``; :mod:`ohhell.server.cluster`),
+        #: ``None`` for a single server: then every table of the database is this process's
+        self.cluster: "Any" = None
 
     def chat_allowed(self, address: str) -> bool:
         """Take a chat token from ``address``'s bucket (``config.CHAT_ADDRESS_RATE``);
@@ -99,7 +103,12 @@ class TableManager:
         loaded = 0
         for tid in ids:
             try:
-                table = await self.get(tid)
+                if self.cluster is not None:   # a node takes the active tables no live node owns
+                    if await self.cluster.leases.acquire(tid) is None:
+                        continue
+                    table = await self.cluster._take(tid)
+                else:
+                    table = await self.get(tid)
             except TableError:   # damaged: logged, and every other table still loads
                 continue
             if table is not None:
@@ -111,6 +120,8 @@ class TableManager:
         """Write the lobby row of every table (a database from before the list was kept)."""
         count = 0
         for tid in await self.store.table_ids():
+            if self.cluster is not None and await self.cluster.leases.acquire(tid) is None:
+                continue   # another node has it in memory and keeps its row
             table = Table(tid, self)
             try:
                 table.replay(await self.store.load(tid))
@@ -118,6 +129,8 @@ class TableManager:
                 self._damaged(tid, e)
                 continue
             await table.sync_listing()
+            if self.cluster is not None:
+                await self.cluster.leases.release(tid)
             count += 1
         await self.store.set_meta("listing", "complete")
         if count:
@@ -157,14 +170,37 @@ class TableManager:
         pending = self._loading.get(table_id)
         if pending is not None:
             return await pending
+        if self.cluster is not None:   # this node's, or another's (then a read-only copy)
+            return await self.cluster.get(table_id)
+        return await self.load(table_id)
+
+    async def load(self, table_id: str, events: "list | None" = None) -> "Table | None":
+        """Load a table from the store into memory (in a cluster: one this node owns), and resume
+        it; ``None`` when it has no log.  ``events``: its log, already read.
+
+        :raises TableError: ``damaged`` when its log cannot be replayed.
+        """
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.damaged:
+            raise self._damaged(table_id, StoreError(self.damaged[table_id]))
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
             table = None
             try:
-                events = await self.store.load(table_id)
+                if events is None:
+                    events = await self.store.load(table_id)
+                if events and isinstance(events[0], StoreError):   # read in a batch, found damaged
+                    raise events[0]
                 if events:
                     table = Table(table_id, self)
+                    if self.cluster is not None:   # written under the token this node holds now
+                        table.store = self.cluster.store.fenced(self.cluster.leases.tokens.get(table_id, 0))
                     table.replay(events)
                     try:
                         table.load_chat(await self.store.load_chat(table_id, CHAT_HISTORY))
@@ -186,6 +222,52 @@ class TableManager:
         finally:
             del self._loading[table_id]
 
+    async def replica(self, table_id: str) -> "Table | None":
+        """A read-only copy of a table another cluster node owns, replayed from its log (for the
+        pages and API that read a table: its record, its analysis).  Nothing runs at it, and a
+        change to it would be refused by the database (this node holds no lease on it).
+
+        :raises TableError: ``damaged``."""
+        try:
+            events = await self.store.load(table_id)
+            if not events:
+                return None
+            table = Table(table_id, self)
+            table.store = self.store.fenced(0)   # type: ignore[attr-defined]  # (it never writes)
+            table.replay(events)
+        except _DAMAGE as e:
+            raise self._damaged(table_id, e) from None
+        return table
+
+    def drop(self, table_id: str) -> "Table | None":
+        """Forget a table at once (this cluster node lost it): its bots, timer and hints stop."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return None
+        table.dropped = True
+        for task in (*table.bot_tasks.values(), table.timer, *table._hint_tasks):
+            if task is not None:
+                task.cancel()
+        table.bot_tasks.clear()
+        table.timer = table.timer_at = None
+        self._forget(table_id)
+        return table
+
+    async def claim(self, table_id: str, thash: str, account: str) -> "int | None":
+        """Bind the seat a guest's token holds at a table to ``account`` (at the table's owner
+        node, in a cluster); see :meth:`Table.claim`."""
+        if self.cluster is not None:
+            if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+                return None
+            try:
+                return await self.cluster.call(table_id, "claim", thash=thash, account=account)
+            except TableError as e:
+                if e.code == "no_table":
+                    return None
+                raise
+        table = await self.get(table_id)
+        return None if table is None else await table.claim(thash, account)
+
     async def create(self, config: dict, creator: str = "") -> tuple[Table, str, dict[int, str]]:
         """Create a table from a checked config; returns it, the creator's token and the
         invite codes of reserved seats.  ``creator``: who asks (a hash of the address).
@@ -201,9 +283,16 @@ class TableManager:
                                                 f"play or wait for those (a table nobody starts is removed "
                                                 f"{self.unstarted_ttl / 60:g} minutes after its last change)")
         table_id = secrets.token_urlsafe(9)
+        fence = None
+        if self.cluster is not None:
+            fence = await self.cluster.leases.acquire(table_id)
+            if fence is None:
+                raise TableError("storage", "the server could not make the table; try again")
         admin = new_token()
         codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
         table = Table(table_id, self)
+        if fence is not None:
+            table.store = self.store.fenced(fence)   # type: ignore[attr-defined]
         async with table.lock:
             await table._commit("create", {**config, "admin": token_hash(admin), "creator": creator,
                                            "codes": {str(i): token_hash(c) for i, c in codes.items()}})
@@ -224,7 +313,8 @@ class TableManager:
         key = (limit, offset)
         now = time.time()
         hit = self._listing_cache.get(key)
-        if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0):
+        if hit is not None and (now - hit[1] < 1.0 or hit[0] == self._listing_version and now - hit[1] < 5.0
+                                and self.cluster is None):   # other nodes' changes: a second at most
             return hit[2]
         version = self._listing_version
         rows, total = await self.store.list_tables(now - self.FINISHED_LISTED, limit, offset,
@@ -276,6 +366,9 @@ class TableManager:
         """Remove the tables in the store that never started and have been idle too long."""
         for tid in await self.store.stale_unstarted(time.time() - self.unstarted_ttl):
             table = self.tables.get(tid)
+            if table is None and self.cluster is not None and tid not in self.cluster.leases.tokens \
+                    and await self.cluster.leases.acquire(tid) is None:
+                continue   # another node has it in memory: that node expires it
             if table is None or (not table.conns and not table.lock.locked()
                                  and time.time() - table.updated > self.unstarted_ttl):
                 await self._expire(tid)
@@ -293,6 +386,8 @@ class TableManager:
             if not t.conns and not t.bot_tasks and t.timer is None and now - t.updated > self.idle_evict \
                     and t.game is not None and not t.lock.locked():
                 del self.tables[tid]
+                if self.cluster is not None:   # any node may load it again
+                    await self.cluster.leases.release(tid)
 
     async def _sweep(self) -> None:
         while True:

@@ -757,7 +757,7 @@ class PostgresStore(Store):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._conn = None
+        self._conn: Any = None
         self._lock = asyncio.Lock()
 
     async def open(self) -> None:
@@ -769,7 +769,17 @@ class PostgresStore(Store):
             self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         except psycopg.Error as e:
             raise StoreError(f"cannot connect to {_redact(self.url)}: {e}") from None
-        async with self._conn.cursor() as cur:
+        try:
+            # One process at a time creates or upgrades the schema (the nodes of a cluster start
+            # together, and two concurrent CREATE TABLE IF NOT EXISTS can clash in PostgreSQL).
+            async with self._conn.transaction():
+                await self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (self.SCHEMA_KEY,))
+                await self._create_schema()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot use {_redact(self.url)}: {e}") from None
+
+    async def _create_schema(self) -> None:
+        async with self._conn.cursor() as cur:   # type: ignore[union-attr]
             await cur.execute("CREATE TABLE IF NOT EXISTS ohhell_meta (key TEXT PRIMARY KEY, "
                               "value TEXT NOT NULL)")
             await cur.execute("CREATE TABLE IF NOT EXISTS ohhell_events (table_id TEXT NOT NULL, "
@@ -790,6 +800,8 @@ class PostgresStore(Store):
 
     #: the advisory lock a server holds on its PostgreSQL database (any 64-bit key; "ohhell")
     CLAIM_KEY = 0x6F68_6865_6C6C
+    #: the advisory lock held while the schema is created or upgraded ("ohhells")
+    SCHEMA_KEY = 0x6F68_6865_6C6C_73
 
     async def claim(self) -> None:
         # A session-level advisory lock: PostgreSQL drops it when the connection ends,
@@ -802,11 +814,16 @@ class PostgresStore(Store):
         except psycopg.Error as e:
             raise StoreError(f"cannot use {_redact(self.url)}: {e}") from None
         if not row or not row[0]:
-            raise StoreError(f"another ohhell server is using the database {_redact(self.url)}: stop it first, "
-                             f"or give this one another --db")
+            raise StoreError(f"another ohhell server is using the database {_redact(self.url)} (a single server, "
+                             f"or the nodes of a cluster started with --redis): stop it first, or give this one "
+                             f"another --db")
 
     async def close(self) -> None:
         if self._conn is not None:
+            try:   # the claim goes now, not when the server notices the connection closed
+                await self._conn.execute("SELECT pg_advisory_unlock_all()")
+            except Exception:  # noqa: BLE001 - closing anyway
+                pass
             await self._conn.close()
             self._conn = None
 

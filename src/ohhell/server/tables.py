@@ -125,9 +125,17 @@ def _bot_display(bot: str) -> str:
 class Table:
     """A table: its seats, the current game, its finished games and its clients."""
 
+    #: a table in this process (a cluster's gateway node has :class:`~ohhell.server.cluster.RemoteTable`\ s too)
+    remote = False
+    #: set when a cluster node gave the table up (its lease lapsed): nothing more is scheduled here
+    dropped = False
+
     def __init__(self, table_id: str, manager: "TableManager") -> None:
         self.id = table_id
         self.manager = manager
+        #: where its log, lobby row and chat are written: the manager's store, or in a cluster the
+        #: store fenced by the token this node took the table with (:meth:`ClusterStore.fenced`)
+        self.store: Any = getattr(manager, "store", None)
         self.seq = 0
         self.created = 0.0
         self.updated = 0.0
@@ -346,7 +354,7 @@ class Table:
         :raises TableError: ``storage`` when the write fails; nothing changed then.
         """
         try:
-            ts = await self.manager.store.append(self.id, self.seq, kind, data)
+            ts = await self.store.append(self.id, self.seq, kind, data)
         except StoreError as e:
             log.error("%s", e)
             raise TableError("storage", "the server could not save this; nothing was changed, "
@@ -370,7 +378,7 @@ class Table:
         if row == self.listed:
             return
         try:
-            await self.manager.store.put_listing(self.id, row, self.updated)
+            await self.store.put_listing(self.id, row, self.updated)
         except StoreError as e:
             log.error("%s", e)
             return
@@ -445,12 +453,17 @@ class Table:
 
     async def attach(self, conn: Connection, token: "str | None", admin: "str | None") -> None:
         """A client says hello: find its seat and send it the current state."""
+        await self.attach_hashed(conn, token_hash(token) if token is not None else None,
+                                 token_hash(admin) if admin is not None else None)
+
+    async def attach_hashed(self, conn: Connection, thash: "str | None", admin_hash: "str | None") -> None:
+        """:meth:`attach` with the tokens' hashes (what a cluster's gateway node forwards)."""
         async with self.lock:
             conn.table = self
-            if admin is not None and secrets.compare_digest(token_hash(admin), self.admin_hash):
+            if admin_hash is not None and secrets.compare_digest(admin_hash, self.admin_hash):
                 conn.admin = True
-            if token is not None:
-                conn.token_hash = token_hash(token)
+            if thash is not None:
+                conn.token_hash = thash
             self.conns.add(conn)
             self._arm()
             self._broadcast()
@@ -846,6 +859,8 @@ class Table:
 
     def _arm(self) -> None:
         """(Re)set the timer task to the earliest takeover (the caller holds the lock)."""
+        if self.dropped:
+            return
         when = min(self.takeovers().values(), default=None)
         if when == self.timer_at:
             return
@@ -890,7 +905,7 @@ class Table:
     def _schedule_bots(self) -> None:
         """A task for every bot turn the session says is due and none runs for yet."""
         session = self.session
-        if session is None or session.game.is_over or self.manager.closing:
+        if session is None or session.game.is_over or self.manager.closing or self.dropped:
             return
         for turn in session.due():
             if turn.seat not in self.bot_tasks:
@@ -1058,7 +1073,7 @@ class Table:
             msg: dict[str, Any] = {"id": self.chat_seq, "seat": seat, "name": name, "audience": audience,
                                    "text": text}
             try:
-                ts = await self.manager.store.add_chat(self.id, self.chat_seq, msg, keep=CHAT_KEEP)
+                ts = await self.store.add_chat(self.id, self.chat_seq, msg, keep=CHAT_KEEP)
             except StoreError as e:
                 log.error("%s", e)
                 raise TableError("storage", "the server could not save this message; it was not sent, "

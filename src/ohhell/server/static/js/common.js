@@ -195,6 +195,7 @@ export function errorWords(err, names = []) {
     rate_limited: t("Too many messages: slow down."),
     flood: t("Too many messages over the limit: disconnecting."),
     storage: t("The server could not save this; nothing was changed."),
+    unavailable: t("The server running this table stopped; another one is taking it over: try again in a few seconds."),
     internal: t("The server failed to handle this; nothing was changed."),
     bad_config: t("These table settings are not valid."),
     chat_empty: t("The message is empty."),
