@@ -243,7 +243,8 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         expect(row.locator("td").nth(1)).to_have_text(shown)
         expect(page.locator("#lost-figures")).to_contain_text(f"Points lost per game{shown}")
         expect(page.locator("#lost-chart circle")).to_have_count(1)
-        expect(page.locator("#recent a", has_text="its analysis")).to_have_attribute("href", f"/t/{table}/replay/1#analysis")
+        expect(page.locator("#recent a", has_text="its analysis")).to_have_attribute(
+            "href", f"/t/{table}/replay/1#analysis")
         for width in (390, 1280):
             page.set_viewport_size({"width": width, "height": 900})
             page.reload()
