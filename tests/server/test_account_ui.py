@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from serverkit import Client, ProcessServer
+from serverkit import Client, ProcessServer, axe_problems, sideways_overflow
 
 PASSWORD = "a long enough passphrase"
 
@@ -21,7 +21,7 @@ PASSWORD = "a long enough passphrase"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("account-ui") / "tables.sqlite3")
-    srv = ProcessServer(db, "--bot-delay", "0.05").start()
+    srv = ProcessServer(db, "--bot-delay", "0.05", "--analysis-samples", "8").start()
     yield srv
     srv.stop()
 
@@ -221,10 +221,42 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         expect(page.locator("#by-cards tbody tr")).to_have_count(2)      # 1 and 2 cards
         made = sum(h["bids"][seat] == h["tricks_won"][seat] for h in record["hands"])
         expect(figures).to_contain_text(f"Bids made exactly{made} (")
-        recent = page.locator("#recent a")
+        recent = page.locator("#recent a").first     # (then "its analysis", once the game is analysed)
         expect(recent).to_have_attribute("href", f"/t/{table}/replay/1")
         expect(page.locator("#recent")).to_contain_text(f"{record['totals'][seat]} points")
         expect(page.locator("#recent")).to_contain_text("rated")
+    # the server analyses the game in the background: each page then shows the player's own
+    # seat's points lost, a chart of them, and a link to the replay's analysis
+    for seat, page in enumerate(pages):
+        deadline = time.monotonic() + 180
+        while "1 of 1 game analysed." not in page.inner_text("#analysed-count"):
+            assert time.monotonic() < deadline, "the game was not analysed"
+            time.sleep(1.0)
+            page.reload()
+            page.wait_for_selector("#player:not(.hidden)")
+        stored = httpx.get(f"{server.base}/api/tables/{table}/games/1/analysis").json()["analysis"]["seats"][seat]
+        row = page.locator("#analysed-games tbody tr")
+        expect(row).to_have_count(1)
+        expect(row.locator("a")).to_have_attribute("href", f"/t/{table}/replay/1#analysis")
+        shown = page.evaluate("async (x) => { const m = await import('/static/js/i18n.js');"
+                              " return m.number(Math.max(0, x), 1); }", stored["lost"])
+        expect(row.locator("td").nth(1)).to_have_text(shown)
+        expect(page.locator("#lost-figures")).to_contain_text(f"Points lost per game{shown}")
+        expect(page.locator("#lost-chart circle")).to_have_count(1)
+        expect(page.locator("#recent a", has_text="its analysis")).to_have_attribute(
+            "href", f"/t/{table}/replay/1#analysis")
+        for width in (390, 1280):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.reload()
+            expect(page.locator("#lost-chart svg")).to_have_count(1)
+            assert sideways_overflow(page) == [], width
+            assert axe_problems(page) == [], width
+    # the link opens the replay at the game's end, on its analysis
+    replay = pages[0]
+    replay.click("#analysed-games a")
+    expect(replay.locator("#analysis-ready")).to_be_visible(timeout=30000)
+    expect(replay.locator("#analysis-lost tfoot")).to_have_count(1)        # the whole game's table
+    assert replay.evaluate("() => { const s = document.getElementById('slider'); return s.value === s.max; }")
     board = pages[0]
     board.goto(server.base + "/leaderboard?min_games=1&players=4")
     expect(board.locator("#board tbody tr")).to_have_count(2)

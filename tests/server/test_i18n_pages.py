@@ -428,7 +428,23 @@ PLAYER = {"username": "Zora", "since": 1764000000, "bot": True, "games": 12, "ha
                       "private": False, "replay": "/t/abc/replay/1"},
                      {"table": None, "game": 2, "finished": 1764660000, "names": ["Zora", None, None],
                       "totals": [1, 20, 10], "points": 1, "place": 3, "players": 3, "rated": False,
-                      "private": True, "replay": None}]}
+                      "private": True, "replay": None}],
+          # the analyses of two of the games: one with help (marked), one at a private table
+          "analysis": {"games": 2, "of": 12, "helped": 1,
+                       "average": {"games": 1, "hands": 10, "lost": 12.25, "lost_se": None, "lost_bid": 8.5,
+                                   "lost_play": 3.75, "lost_per_hand": 1.225, "mistakes": 3.0, "score": 30.0,
+                                   "luck_games": 1, "luck": 26.5, "skill": 3.5},
+                       "average_all": {"games": 2, "hands": 20, "lost": 10.125, "lost_se": 2.125, "lost_bid": 7.0,
+                                       "lost_play": 3.125, "lost_per_hand": 1.0125, "mistakes": 2.5, "score": 15.5,
+                                       "luck_games": 2, "luck": 16.0, "skill": -0.5},
+                       "recent": [{"table": None, "game": 2, "finished": 1764660000, "players": 3, "seat": 0,
+                                   "hands": 10, "lost_bid": 5.5, "lost_play": 2.5, "lost": 8.0, "lost_se": 2.0,
+                                   "mistakes": 2, "decisions": 40, "score": 1, "luck": 5.5, "skill": -4.5,
+                                   "helped": True, "private": True, "analysis": None},
+                                  {"table": "abc", "game": 1, "finished": 1764650000, "players": 3, "seat": 0,
+                                   "hands": 10, "lost_bid": 8.5, "lost_play": 3.75, "lost": 12.25, "lost_se": 2.5,
+                                   "mistakes": 3, "decisions": 40, "score": 30, "luck": 26.5, "skill": 3.5,
+                                   "helped": False, "private": False, "analysis": "/t/abc/replay/1#analysis"}]}}
 BOARD = {"players": None, "min_games": 5,
          "rows": [{"rank": 1, "username": "Zora", "bot": True, "ordinal": 11.5, "mu": 27.1, "sigma": 5.2, "games": 12}]}
 
@@ -445,6 +461,10 @@ def test_a_players_history_and_the_leaderboard_and_a_signed_in_account_in_every_
             page.goto(f"{server.base}/players/Zora")
             expect(page.locator("#recent li")).to_have_count(2)
             expect(page.locator("#chart svg")).to_have_count(1)
+            expect(page.locator("#lost-chart svg")).to_have_count(1)           # the analyses' section
+            expect(page.locator("#analysed-games tbody tr")).to_have_count(2)
+            expect(page.locator("#lost-figures div")).to_have_count(8)
+            expect(page.locator("#recent a[href='/t/abc/replay/1#analysis']")).to_have_count(1)
             problems[f"{lang} player"] = leftovers(page, lang, skip=names)
             if lang == "mr":      # the rating 11.5 and the 40 hands as Marathi writes numbers (number())
                 said = page.evaluate("async () => { const m = await import('/static/js/i18n.js');"
@@ -466,3 +486,30 @@ def test_a_players_history_and_the_leaderboard_and_a_signed_in_account_in_every_
         finally:
             context.close()
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "eu", "mr"])
+def test_the_player_page_with_its_analyses_fits_a_phone_and_a_desktop_and_axe_finds_nothing_serious(browser, server,
+                                                                                                      lang):
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        context.add_cookies([{"name": "ohhell_lang", "value": lang, "url": server.base}])
+        context.route("**/api/players/Zora", lambda route: route.fulfill(json=PLAYER))
+        page = context.new_page()
+        errors: list = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            page.goto(f"{server.base}/players/Zora")
+            expect(page.locator("#analysed-games tbody tr")).to_have_count(2)
+            expect(page.locator("#lost-chart circle")).to_have_count(2)
+            expect(page.locator("#lost-chart circle.hollow")).to_have_count(1)    # the game with help
+            # in words, oldest first: the public game's 12.25 (shown 12.3), then the private one's 8.0, with help
+            label = page.locator(".lost-chart").get_attribute("aria-label")
+            said = page.evaluate("async () => { const m = await import('/static/js/i18n.js');"
+                                 " return [m.number(12.25, 1), m.number(8, 1)]; }")
+            assert label.count(";") == 1 and label.index(said[0]) < label.index(";") < label.index(said[1]), label
+            assert sideways_overflow(page) == [], (lang, width)
+            assert axe_problems(page) == [], (lang, width)
+            assert errors == []
+        finally:
+            context.close()

@@ -14,8 +14,10 @@ from hypothesis import given, settings, strategies as st
 
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server.players import BOT_RATINGS, games_of_log, leaderboard, player_stats, rate_games
-from ohhell.server.storage import Event
+from ohhell.coach import analyze_game
+from ohhell.server.players import (BOT_RATINGS, analysis_stats, games_of_log, leaderboard, player_stats, rate_games,
+                                   seat_figures)
+from ohhell.server.storage import Event, open_store
 from serverkit import ThreadServer
 from test_accounts import AccountClient, browser, db, signup  # noqa: F401 (db: a fixture)
 
@@ -23,9 +25,10 @@ RULES = {"players": 4, "hand_sizes": [1, 2]}
 
 
 def a_log(seats: list, *, seed: str = "s1", standin_at: "int | None" = None, claim_after: "dict | None" = None,
-          rules: dict = RULES, pick=0, private: bool = False) -> list[Event]:
+          rules: dict = RULES, pick=0, private: bool = False, hint_at: "tuple[int, int] | None" = None) -> list[Event]:
     """A table's log: ``seats[s]`` is ``("account", id)``, ``("guest", token)`` or ``("bot", name)``;
-    one game played with random legal actions (``pick`` seeds them)."""
+    one game played with random legal actions (``pick`` seeds them); ``hint_at`` is ``(action
+    number, seat)``: that seat asks for a hint before that action."""
     ev: list[Event] = []
 
     def add(kind: str, data: dict) -> None:
@@ -47,6 +50,8 @@ def a_log(seats: list, *, seed: str = "s1", standin_at: "int | None" = None, cla
         action = rng.choice(game.legal_actions(seat))
         if standin_at is not None and n == standin_at:
             add("standin", {"seat": 0, "bot": "random", "by": "timer"})
+        if hint_at is not None and n == hint_at[0]:
+            add("hint", {"game": 1, "seat": hint_at[1]})
         add("act", {"game": 1, "seat": seat, "action": action.to_json()})
         game.apply(action, seat)
         n += 1
@@ -159,3 +164,191 @@ def test_a_private_tables_games_show_no_link_and_no_other_names():
     assert "secretid" not in repr(stats) and "u2" not in repr(stats)
     history = rate_games([g]).history["u1"]
     assert "secretid" not in repr(history)
+
+
+# --- points lost, luck and skill from the stored analyses ----------------------------------------
+
+def _figures(g, seed: float = 0.0) -> tuple:
+    """Made-up analysis figures for each seat of ``g``, each value its seat's own (the scores
+    are the game's: an analysis of another game is never used)."""
+    return tuple({"lost_bid": round(3.125 + 111.0625 * s + seed, 4), "lost_play": round(0.375 + 222.0625 * s + seed, 4),
+                  "lost": round(3.5 + 333.125 * s + 2 * seed, 4), "lost_se": 0.5, "mistakes": s, "decisions": 7,
+                  "score": g.totals[s], "luck": g.totals[s] - 1.0 - s, "skill": 1.0 + s}
+                 for s in range(len(g.totals)))
+
+
+def test_analysis_figures_are_the_own_seats_and_keep_a_private_tables_secrets():
+    four = [("account", "u1"), ("account", "u2"), ("bot", "random"), ("bot", "random")]
+    [plain] = games_of_log("pub1", a_log(four, pick=1, seed="a"))
+    [secret] = games_of_log("secretid", a_log(four, pick=2, seed="b", private=True))
+    [hinted] = games_of_log("pub2", a_log(four, pick=3, seed="c", hint_at=(2, 0)))    # u1 asked a hint
+    [other] = games_of_log("pub3", a_log(four, pick=4, seed="d", hint_at=(2, 1)))     # u2 asked one
+    [unanalysed] = games_of_log("pub4", a_log(four, pick=5, seed="e"))
+    [wrong] = games_of_log("pub5", a_log(four, pick=6, seed="f"))
+    for i, g in enumerate((plain, secret, hinted, other, unanalysed, wrong)):
+        g.finished = 100.0 + i
+    assert hinted.helped_seats == {0} and other.helped_seats == {1} and plain.helped_seats == frozenset()
+    analyses = {("pub1", 1): _figures(plain), ("secretid", 1): _figures(secret, 0.5),
+                ("pub2", 1): _figures(hinted, 1.0), ("pub3", 1): _figures(other, 2.0),
+                # an analysis whose scores are not the game's (another game): never used
+                ("pub5", 1): tuple(dict(f, score=f["score"] + 1) for f in _figures(wrong))}
+    games = [plain, secret, hinted, other, unanalysed, wrong]
+    a = analysis_stats("u1", games, analyses)
+    assert a["games"] == 4 and a["of"] == 6 and a["helped"] == 1
+    by_table = {r["table"]: r for r in a["recent"]}
+    assert [r["table"] for r in a["recent"]] == ["pub3", "pub2", None, "pub1"]     # latest first
+    for table, g, seed in (("pub1", plain, 0.0), (None, secret, 0.5), ("pub2", hinted, 1.0), ("pub3", other, 2.0)):
+        row, own = by_table[table], analyses[(g.table_id, 1)][0]
+        assert {k: row[k] for k in own} == own and row["seat"] == 0 and row["hands"] == len(g.hands)
+    assert by_table["pub2"]["helped"] and not by_table["pub3"]["helped"]     # another seat's hint is theirs
+    assert by_table["pub1"]["analysis"] == "/t/pub1/replay/1#analysis"
+    private = by_table[None]
+    assert private["private"] and private["analysis"] is None
+    assert "secretid" not in repr(a) and "u2" not in repr(a)
+    # other seats' figures (each value is its seat's own) appear nowhere
+    for g in games:
+        for f in analyses.get((g.table_id, 1), ())[1:]:
+            assert repr(f["lost_bid"]) not in repr(a) and repr(f["lost"]) not in repr(a)
+    # the average leaves out the game with help; average_all counts it
+    unhelped = [r for r in a["recent"] if not r["helped"]]
+    avg, every = a["average"], a["average_all"]
+    assert avg["games"] == 3 and every["games"] == 4
+    assert avg["lost"] == round(sum(r["lost"] for r in unhelped) / 3, 3)
+    assert avg["lost_bid"] == round(sum(r["lost_bid"] for r in unhelped) / 3, 3)
+    assert avg["lost_play"] == round(sum(r["lost_play"] for r in unhelped) / 3, 3)
+    assert avg["lost_per_hand"] == round(sum(r["lost"] for r in unhelped) / sum(r["hands"] for r in unhelped), 3)
+    assert avg["luck"] == round(sum(r["luck"] for r in unhelped) / 3, 3) and avg["skill"] == 1.0
+    assert every["lost"] == round(sum(r["lost"] for r in a["recent"]) / 4, 3)
+    # u2 sees their own seat (1) in the same games
+    b = analysis_stats("u2", games, analyses)
+    assert b["games"] == 4 and all(r["seat"] == 1 for r in b["recent"]) and b["helped"] == 1
+    assert {r["table"]: r["lost_bid"] for r in b["recent"]}["pub1"] == analyses[("pub1", 1)][1]["lost_bid"]
+    assert analysis_stats("nobody", games, analyses) == {"games": 0, "of": 0, "helped": 0, "average": None,
+                                                         "average_all": None, "recent": []}
+
+
+def test_seat_figures_read_an_analysis_and_refuse_what_is_not_one():
+    g = Game(Rules.from_dict({"players": 3, "hand_sizes": [1, 2]}), seed="fig")
+    rng = random.Random(1)
+    while not g.is_over:
+        seat = g.seats_to_act[0]
+        g.apply(rng.choice(g.legal_actions(seat)), seat)
+    data = analyze_game(g, samples=4, seed=0).to_dict()
+    figures = seat_figures(data)
+    assert figures is not None and len(figures) == 3
+    for f, s in zip(figures, data["seats"]):
+        assert f == {k: s[k] for k in f} and "top" not in f      # (the mistakes' words name cards)
+        assert {"lost_bid", "lost_play", "lost", "score", "luck", "skill", "mistakes"} <= set(f)
+        assert f["score"] == g.totals[s["seat"]]
+    assert seat_figures({k: v for k, v in data.items() if k != "hands"}) == figures
+    for bad in (None, [], {}, {**data, "format": "x"}, {**data, "seats": []}, {**data, "seats": "x"},
+                {**data, "seats": [{**data["seats"][0], "lost": "many"}]},
+                {**data, "seats": [{**data["seats"][0], "lost": True}]}):
+        assert seat_figures(bad) is None
+    # the server's reading of the text stops before the hands: they come last (GameAnalysis.to_dict)
+    assert list(data)[-1] == "hands"
+
+
+def test_the_store_reads_the_analyses_without_their_hands(db):
+    """``analysis_times`` lists an account's tables' analyses in one query, ``analysis_summaries``
+    reads them without their hands (in parts of 400 keys), leaves a damaged one out."""
+    async def go():
+        store = open_store(db)
+        await store.open()
+        try:
+            g = Game(Rules.from_dict({"players": 3, "hand_sizes": [1]}), seed="st")
+            while not g.is_over:
+                seat = g.seats_to_act[0]
+                g.apply(g.legal_actions(seat)[0], seat)
+            real = analyze_game(g, samples=4, seed=0).to_dict()
+            keys = [(f"t{i}", 1 + i % 2) for i in range(430)]
+            for i, (t, n) in enumerate(keys):
+                await store.add_user_seat("me", t, i % 3, 1.0)
+                await store.put_analysis(t, n, real if i == 0 else
+                                         {"format": "ohhell.analysis", "seats": [{"i": i, "n": "x,\"hands\":y"}],
+                                          "hands": [{"hands": i}]})
+            await store.add_user_seat("me", "nohands", 0, 1.0)
+            await store.put_analysis("nohands", 1, {"format": "ohhell.analysis", "seats": []})
+            await store.add_user_seat("me", "broken", 0, 1.0)
+            await store._write("INSERT INTO ohhell_analysis VALUES (?, ?, ?, ?)", ("broken", 1, 2.0, '{"seats": [1,'))
+            await store.put_analysis("elsewhere", 1, real)          # a table where "me" never sat
+            listed = await store.analysis_times("me")
+            assert sorted((t, n) for t, n, _ in listed) == sorted(keys + [("nohands", 1), ("broken", 1)])
+            assert await store.analysis_times("nobody") == []
+            found = await store.analysis_summaries([*keys, ("nohands", 1), ("broken", 1), ("missing", 1)])
+            assert set(found) == set(keys) | {("nohands", 1)}
+            assert found[keys[0]][1] == {k: v for k, v in real.items() if k != "hands"}
+            assert found[keys[7]][1] == {"format": "ohhell.analysis", "seats": [{"i": 7, "n": "x,\"hands\":y"}]}
+            assert found[("nohands", 1)][1] == {"format": "ohhell.analysis", "seats": []}
+            assert dict(((t, n), c) for t, n, c in listed)[keys[3]] == found[keys[3]][0]
+            assert await store.analysis_summaries([]) == {}
+        finally:
+            await store.close()
+    asyncio.run(go())
+
+
+def test_played_and_analysed_games_reach_the_players_pages(db, monkeypatch):
+    """Two short games played over the real server and analysed by it: a public one (Anna and
+    Bert with two bots) and a private friendly table where Anna asks for a hint. Each page's
+    figures are its own seat's in the stored analyses, the hinted game is marked and left out of
+    the average, and the private table's id is nowhere in the answer."""
+    from ohhell.server import tables
+    from test_analysis_api import analysis
+    monkeypatch.setattr(tables, "HINT_SECONDS", 0.2)
+    with ThreadServer(db, analysis_samples=4) as srv, browser(srv) as a, browser(srv) as b:
+        signup(a, "anna")
+        signup(b, "bert")
+        pub = srv.create(RULES, [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"},
+                                 {"kind": "bot", "bot": "random"}])
+        secret = srv.create(RULES, [{"kind": "open"}, {"kind": "bot", "bot": "random"},
+                                    {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+                            private=True, help=True)
+
+        async def play(table_id: str, players: dict, hint: "int | None" = None):
+            clients = {}
+            for seat, (cookies, name) in players.items():
+                clients[seat] = AccountClient(srv, table_id, cookies)
+                await clients[seat].connect()
+                await clients[seat].join(seat, name)
+            table = srv.manager.tables[table_id]
+            deadline = time.monotonic() + 60
+            while table.game is None or not table.game.is_over:
+                assert time.monotonic() < deadline
+                for seat, c in clients.items():
+                    if table.game is not None and not table.game.is_over and table.game.legal_actions(seat):
+                        if seat == hint:
+                            await c.send({"type": "hint"})
+                            got = await c.wait(lambda m: m["type"] in ("hint", "error"))
+                            assert got["type"] == "hint", got
+                            hint = None
+                        await c.send({"type": "act", "action": table.game.legal_actions(seat)[0].to_json()})
+                await asyncio.sleep(0.05)
+            for c in clients.values():
+                await c.close()
+        asyncio.run(play(pub["id"], {0: (a.cookies, "anna"), 1: (b.cookies, "bert")}))
+        asyncio.run(play(secret["id"], {0: (a.cookies, "anna")}, hint=0))
+        stored = {t: analysis(srv, t) for t in (pub["id"], secret["id"])}   # as the replay page gets them
+
+        anna = httpx.get(srv.base + "/api/players/anna").json()
+        assert secret["id"] not in repr(anna) and "bert" not in repr(anna["analysis"])
+        got = anna["analysis"]
+        assert got["games"] == 2 and got["of"] == 2 and got["helped"] == 1
+        [helped, plain] = got["recent"]                  # the private game ended last
+        assert helped["helped"] and helped["private"] and helped["table"] is None and helped["analysis"] is None
+        assert plain["analysis"] == f"/t/{pub['id']}/replay/1#analysis" and not plain["helped"]
+        for row, t in ((plain, pub["id"]), (helped, secret["id"])):
+            own = stored[t]["seats"][0]
+            for k in ("lost_bid", "lost_play", "lost", "lost_se", "mistakes", "decisions", "score", "luck", "skill"):
+                assert row[k] == own[k], (k, row[k], own[k])
+            assert row["hands"] == 2 and row["seat"] == 0 and row["players"] == 4
+        assert got["average"]["games"] == 1 and got["average"]["lost"] == plain["lost"]
+        assert got["average"]["luck"] == plain["luck"] and got["average"]["skill"] == plain["skill"]
+        assert got["average_all"]["games"] == 2
+        assert got["average_all"]["lost"] == round((plain["lost"] + helped["lost"]) / 2, 3)
+        assert got["average"]["lost_per_hand"] == round(plain["lost"] / 2, 3)
+
+        bert = httpx.get(srv.base + "/api/players/bert").json()["analysis"]
+        [row] = bert["recent"]
+        assert bert["games"] == 1 and row["seat"] == 1 and row["lost"] == stored[pub["id"]]["seats"][1]["lost"]
+        assert bert["average"]["lost_bid"] == stored[pub["id"]]["seats"][1]["lost_bid"]
+        assert httpx.get(srv.base + "/api/players/anna").json()["analysis"] == got

@@ -7,6 +7,9 @@ event binds the seat's tenure, so the games played before the claim count too).
 
 * :func:`player_stats`: games, hands, average points per hand, bids made exactly (overall,
   by the number of cards, by seat relative to the dealer) and the recent games.
+* :func:`analysis_stats`: points lost per game (in bidding, in play, in all), luck and skill,
+  from the stored analyses of the games (:mod:`ohhell.server.analysis_jobs`), of the
+  account's own seats only.
 * :func:`rate_games`: OpenSkill (Plackett-Luce) ratings over the *rated* games, oldest
   first: every seat a signed-in player or a bot, no bot standing in for a person at any
   point of the game, the game finished. Bots have fixed ratings (:data:`BOT_RATINGS`) and
@@ -15,17 +18,19 @@ event binds the seat's tenure, so the games played before the claim count too).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..actions import parse_action
+from ..coach.analysis import ANALYSIS_FORMAT
 from ..game import Game
 from ..rules import Rules
 from ..scoring import standings
 from ..state import HandRecord
 
-__all__ = ["PlayedGame", "games_of_log", "player_stats", "rate_games", "BOT_RATINGS", "MIN_GAMES",
-           "leaderboard"]
+__all__ = ["PlayedGame", "games_of_log", "player_stats", "analysis_stats", "seat_figures", "rate_games",
+           "BOT_RATINGS", "MIN_GAMES", "ANALYSED_SHOWN", "leaderboard"]
 
 #: The fixed ``(mu, sigma)`` of each bot in rated games (OpenSkill's scale: a new player
 #: starts at 25 ± 8.3).  They order the levels as the benchmarks do; the numbers themselves
@@ -53,6 +58,7 @@ class PlayedGame:
     signed_in: list[bool] = field(default_factory=list)   # seat -> its account was signed in from the start
     private: bool = False                 # a private table: its id (its link) is never shown
     event: "str | None" = None            # the duplicate event it belongs to (docs/events.md), if any
+    helped_seats: frozenset = frozenset()  # the seats that had help: a hint, a take-back, a bot playing for them
 
     @property
     def rated(self) -> bool:
@@ -84,6 +90,7 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
     signed: set[str] = set()
     bots_at_start: list["str | None"] = []
     helped = False
+    help_seats: set[int] = set()
     private = False
     event: "str | None" = None
     done: list[tuple[PlayedGame, list["str | None"]]] = []
@@ -118,7 +125,9 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             bots[s] = data.get("bot") if data["kind"] == "bot" else None
         elif kind == "standin":
             standin[data["seat"]] = True
-            helped = helped or game is not None and not game.is_over
+            if game is not None and not game.is_over:
+                helped = True
+                help_seats.add(data["seat"])
         elif kind == "reclaim":
             standin[data["seat"]] = False
         elif kind == "undo":   # a friendly game's take-back: replayed, and the game is not rated
@@ -126,8 +135,13 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             for _ in range(data["count"]):
                 game.undo()
             helped = True
+            if "seat" in data:
+                help_seats.add(data["seat"])
         elif kind == "hint":   # a friendly game where someone asked for a hint is not rated
-            helped = helped or game is not None and not game.is_over
+            if game is not None and not game.is_over:
+                helped = True
+                if "seat" in data:
+                    help_seats.add(data["seat"])
         elif kind == "start":
             assert rules is not None
             number = data["game"]
@@ -135,13 +149,15 @@ def games_of_log(table_id: str, events: Iterable[Any]) -> list[PlayedGame]:
             at_start, bots_at_start, names = list(tokens), list(bots), list(data["names"])
             signed = {t for t in tokens if t is not None and t in owner}
             helped = any(standin)
+            help_seats = {s for s, x in enumerate(standin) if x}
         elif kind == "act":
             assert game is not None
             game.apply(parse_action(data["action"]), data["seat"])
             if game.is_over:
                 played = PlayedGame(table_id, number, e.ts, names, [],
                                     bots_at_start, game.totals, game.past_hands, helped,
-                                    [t is not None and t in signed for t in at_start], private, event)
+                                    [t is not None and t in signed for t in at_start], private, event,
+                                    frozenset(help_seats))
                 done.append((played, at_start))
     for played, seat_tokens in done:   # claims made later count for the tenure they bind
         played.accounts = [owner.get(t) if t is not None else None for t in seat_tokens]
@@ -192,6 +208,90 @@ def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20) ->
                         "totals": list(g.totals), "points": g.totals[seat], "place": _place(g, seat),
                         "rated": g.rated, "private": g.private, "replay": g.replay}
                        for g, seat in mine[:recent]]}
+
+
+#: The analysed games a player's page lists and charts, the latest first.
+ANALYSED_SHOWN = 50
+#: What a player's page takes from each seat of a game's analysis (``GameAnalysis.seats``;
+#: docs/coach.md says what they mean); the first four every analysis has.
+_SEAT_FIGURES = ("lost_bid", "lost_play", "lost", "score", "lost_se", "mistakes", "decisions", "luck", "skill")
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def seat_figures(analysis: Any) -> "tuple[dict, ...] | None":
+    """The figures of each seat of a stored analysis (:meth:`ohhell.coach.GameAnalysis.to_dict`,
+    with or without its hands) that a player's page uses, or ``None`` when it has none readable.
+    Its largest mistakes are left out (their words name the seat's cards)."""
+    if not isinstance(analysis, dict) or analysis.get("format") != ANALYSIS_FORMAT:
+        return None
+    seats = analysis.get("seats")
+    if not isinstance(seats, list) or not seats:
+        return None
+    out = []
+    for s in seats:
+        if not isinstance(s, dict) or not all(_is_number(s.get(k)) for k in _SEAT_FIGURES[:4]):
+            return None
+        out.append({k: s[k] for k in _SEAT_FIGURES if _is_number(s.get(k))})
+    return tuple(out)
+
+
+def _mean(values: list, digits: int = 3) -> "float | None":
+    return round(sum(values) / len(values), digits) if values else None
+
+
+def _average(rows: list[dict]) -> "dict | None":
+    """The average per game of analysed games' rows (``None`` for none)."""
+    if not rows:
+        return None
+    lost = [r["lost"] for r in rows]
+    hands = sum(r["hands"] for r in rows)
+    lucky = [r for r in rows if r["luck"] is not None and r["skill"] is not None]
+    spread = None
+    if len(lost) > 1:   # the standard error of the mean, from the spread between the games
+        m = sum(lost) / len(lost)
+        spread = round(math.sqrt(sum((x - m) ** 2 for x in lost) / (len(lost) - 1) / len(lost)), 3)
+    return {"games": len(rows), "hands": hands,
+            "lost": _mean(lost), "lost_se": spread,
+            "lost_bid": _mean([r["lost_bid"] for r in rows]), "lost_play": _mean([r["lost_play"] for r in rows]),
+            "lost_per_hand": round(sum(lost) / hands, 3) if hands else None,
+            "mistakes": _mean([r["mistakes"] for r in rows if r["mistakes"] is not None]),
+            "score": _mean([r["score"] for r in rows]),
+            "luck_games": len(lucky), "luck": _mean([r["luck"] for r in lucky]),
+            "skill": _mean([r["skill"] for r in lucky])}
+
+
+def analysis_stats(account: str, games: Iterable[PlayedGame],
+                   analyses: "dict[tuple[str, int], tuple[dict, ...]]", recent: int = ANALYSED_SHOWN) -> dict:
+    """What the games' analyses say of an account's own seats (games it did not sit in are
+    skipped): ``analyses[(table_id, game)]`` is a game's :func:`seat_figures`.
+
+    Points lost (in bidding, in play, in all), luck and skill per game, averaged over the
+    analysed games where the account's seat had no help (``average``; ``average_all`` counts
+    them too), and the analysed games, latest first, each with a link to its replay's
+    analysis. A private table's game shows its own figures only, with no table id or link,
+    like :func:`player_stats`; an analysis whose seats do not match the game is never used.
+    """
+    mine = sorted(((g, g.accounts.index(account)) for g in games if account in g.accounts),
+                  key=lambda x: x[0].finished, reverse=True)
+    rows = []
+    for g, seat in mine:
+        seats = analyses.get((g.table_id, g.number))
+        if seats is None or len(seats) != len(g.totals) or seats[seat]["score"] != g.totals[seat]:
+            continue
+        f = seats[seat]
+        rows.append({"table": None if g.private else g.table_id, "game": g.number, "finished": g.finished,
+                     "players": len(g.totals), "seat": seat, "hands": len(g.hands),
+                     "lost_bid": f["lost_bid"], "lost_play": f["lost_play"], "lost": f["lost"],
+                     "lost_se": f.get("lost_se"), "mistakes": f.get("mistakes"), "decisions": f.get("decisions"),
+                     "score": f["score"], "luck": f.get("luck"), "skill": f.get("skill"),
+                     "helped": seat in g.helped_seats, "private": g.private,
+                     "analysis": None if g.private else f"/t/{g.table_id}/replay/{g.number}#analysis"})
+    return {"games": len(rows), "of": len(mine), "helped": sum(r["helped"] for r in rows),
+            "average": _average([r for r in rows if not r["helped"]]), "average_all": _average(rows),
+            "recent": rows[:recent]}
 
 
 @dataclass
@@ -271,6 +371,10 @@ class PlayerPages:
         self._at = -1e18
         self._games: list[PlayedGame] = []
         self._ratings = Ratings()
+        # (table, game) -> (when its analysis was stored, its seat_figures or None): an analysis
+        # is read once (and again only when it is replaced), so a page of hundreds of analysed
+        # games costs one small query
+        self._figures: dict[tuple[str, int], tuple[float, "tuple[dict, ...] | None"]] = {}
 
     async def _refresh(self) -> tuple[list[PlayedGame], Ratings]:
         import logging
@@ -290,6 +394,24 @@ class PlayerPages:
             self._games, self._ratings, self._at = games, rate_games(games), time.monotonic()
             return games, self._ratings
 
+    async def _analyses(self, account: str) -> "dict[tuple[str, int], tuple[dict, ...]]":
+        """The :func:`seat_figures` of every stored analysis at the tables where ``account`` sat:
+        one query for when each was stored, and one more for those not read before."""
+        listed = await self.store.analysis_times(account)
+        stale = [(t, g) for t, g, created in listed if self._figures.get((t, g), (None,))[0] != created]
+        if stale:
+            found = await self.store.analysis_summaries(stale)
+            when = {(t, g): created for t, g, created in listed}
+            for key in stale:
+                created, data = found.get(key, (when[key], None))   # (a damaged one: not read again)
+                self._figures[key] = (created, seat_figures(data))
+        out = {}
+        for t, g, _ in listed:
+            figures = self._figures.get((t, g), (0.0, None))[1]
+            if figures is not None:
+                out[(t, g)] = figures
+        return out
+
     async def player(self, request: Any) -> Any:
         """``GET /api/players/{username}``."""
         from starlette.responses import JSONResponse
@@ -304,9 +426,12 @@ class PlayerPages:
         # a duplicate event's game is shown once the whole event is over (its deals are still
         # being played at other tables until then)
         revealed: set[str] = getattr(self.manager, "events_revealed", set()) if self.manager is not None else set()
-        stats = player_stats(account, [g for g in games if g.event is None or g.event in revealed])
+        shown = [g for g in games if g.event is None or g.event in revealed]
+        stats = player_stats(account, shown)
+        analysed = analysis_stats(account, shown, await self._analyses(account))
         bot = account in await self.store.bot_accounts()   # a program's account (docs/bots-api.md)
         return JSONResponse({"username": user["username"], "since": user["created"], "bot": bot, **stats,
+                             "analysis": analysed,
                              "rating": ratings.current.get(account),
                              "ratings_by_players": {str(n): b[account] for n, b in sorted(ratings.by_players.items())
                                                     if account in b},

@@ -386,6 +386,48 @@ class Store:
             return None
         return data if isinstance(data, dict) else None
 
+    #: The SQL that cuts a stored analysis's text before its ``"hands"`` (the whole text when it
+    #: has none): ``put_analysis`` writes ``GameAnalysis.to_dict()`` compactly and in its order
+    #: (format, version, settings, players, seats, hands), so what comes before is the summary.
+    #: The cut is the database's, so that a page of many games reads kilobytes, not the
+    #: hundreds of kilobytes of every game's decisions.
+    _ANALYSIS_HEAD = ("CASE WHEN instr(data, ',\"hands\":') > 0 THEN substr(data, 1, instr(data, ',\"hands\":') - 1) "
+                      "ELSE data END")
+
+    async def analysis_times(self, user_id: str) -> list[tuple[str, int, float]]:
+        """``(table_id, game, created)`` of every stored analysis of a table where an account has
+        sat (one query; the analyses' text is not read)."""
+        rows = await self._fetch("SELECT table_id, game, created FROM ohhell_analysis WHERE table_id IN "
+                                 "(SELECT table_id FROM ohhell_user_seats WHERE user_id=?)", (user_id,))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def analysis_summaries(self, keys: "list[tuple[str, int]]") -> "dict[tuple[str, int], tuple[float, dict]]":
+        """The stored analyses of ``(table_id, game)`` keys without their hands (``format``,
+        ``version``, ``settings``, ``players``, ``seats``), with when each was made:
+        ``{key: (created, summary)}``. One query per 400 keys; a key with no analysis is
+        missing, a damaged one is left out and logged."""
+        out: dict[tuple[str, int], tuple[float, dict]] = {}
+        for i in range(0, len(keys), 400):
+            part = keys[i:i + 400]
+            rows = await self._fetch(f"SELECT table_id, game, created, {self._ANALYSIS_HEAD} FROM ohhell_analysis "
+                                     f"WHERE (table_id, game) IN (VALUES {', '.join(['(?, ?)'] * len(part))})",
+                                     tuple(x for key in part for x in key))
+            for table_id, game, created, text in rows:
+                data: Any = None
+                for candidate in (text + "}", text):   # the cut summary, else a whole text without hands
+                    try:
+                        data = json.loads(candidate)
+                        break
+                    except ValueError:
+                        continue
+                if isinstance(data, dict):
+                    data.pop("hands", None)
+                    out[(table_id, game)] = (created, data)
+                else:
+                    log.error("table %s game %d: the stored analysis is damaged; it will be made again",
+                              table_id, game)
+        return out
+
     # --- duplicate events -----------------------------------------------------------------------
 
     async def add_event(self, event_id: str, organiser: str, created: float, status: str, data: dict) -> None:
@@ -754,6 +796,8 @@ _UPSERT_TABLE = ("INSERT INTO ohhell_tables VALUES (%s, %s, %s, %s, %s) ON CONFL
 
 class PostgresStore(Store):
     """A PostgreSQL store (``postgresql://user@host/db``); needs the ``psycopg`` package."""
+
+    _ANALYSIS_HEAD = "split_part(data, ',\"hands\":', 1)"   # (one scan; the whole text when there is none)
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -159,6 +159,19 @@ export function dateTime(value) {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
+/** A date without its time (a Date, or seconds since 1970), as dateTime writes it: 2026-12-01 where
+ * the browser has no data for the language. */
+export function date(value) {
+  const d = value instanceof Date ? value : new Date(Number(value) * 1000);
+  try {
+    if (Intl.DateTimeFormat.supportedLocalesOf([lang]).length) {
+      return d.toLocaleDateString(`${lang}-u-nu-latn`, { dateStyle: "medium" });
+    }
+  } catch { /* an old browser: the numeric form */ }
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
 /** Choose a language: remembered in a cookie the server reads, then the page reloads. */
 export function chooseLanguage(code) {
   document.cookie = `${LANG_COOKIE}=${encodeURIComponent(code)}; Path=/; Max-Age=31536000; SameSite=Lax`;

@@ -212,6 +212,7 @@ function handJump(dir) {
 }
 
 function stepFromHash() {
+  if (location.hash === "#analysis") return steps.length - 1;   // a player page's link: the whole game's analysis
   const m = /step=(\d+)/.exec(location.hash);
   return m ? Number(m[1]) - 1 : 0;
 }
@@ -279,6 +280,7 @@ async function main() {
   });
   analysis = new ReplayAnalysis({ url: `/api/tables/${tableId}/games/${gameNo}/analysis`, record, steps, jump: (i) => show(i) });
   show(stepFromHash(), { announce: false });
+  if (location.hash === "#analysis") $("analysis").scrollIntoView();
   analysis.start();
   window.addEventListener("hashchange", () => show(stepFromHash()));   // a link to another step
   const res = await verifyRecord(record);
