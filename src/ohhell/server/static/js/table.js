@@ -457,7 +457,7 @@ function startResolving(trick) {
       resolving = null;
       if (ctx.state) renderTrick(view(), me() === null ? 0 : me());
       const won = document.querySelector(`#seats [data-won='${winner}']`);
-      if (won) pop(won, 300);
+      if (won) pop(won, ms("pop"));
     }
   }, hold);
 }

@@ -4,7 +4,7 @@
 // under prefers-reduced-motion.
 import { motionScale } from "./settings.js";
 
-export const BASE = { play: 280, deal: 260, dealStagger: 45, collect: 420, hold: 900, flip: 450 };
+export const BASE = { play: 280, deal: 260, dealStagger: 45, collect: 420, hold: 900, flip: 450, pop: 300 };
 
 /** The duration of a motion now, in ms (0: do not move). */
 export const ms = (name) => Math.round(BASE[name] * motionScale());
