@@ -138,7 +138,17 @@ def normalise(X):
     return mean.astype(np.float32), std.astype(np.float32)
 
 
+def hard_mix(T, share):
+    """``share`` of the target on the teacher's most visited card, the rest its visit shares."""
+    H = np.zeros_like(T)
+    H[np.arange(len(T)), T.argmax(1)] = 1.0
+    return (share * H + (1.0 - share) * T).astype(np.float32)
+
+
 def train_play(X, T, L, V, y, Xv, Tv, Lv, Vv, yv, args, rng):
+    """The play network; the epoch with the best held-out loss is kept."""
+    T = hard_mix(T, args.hard_share)
+    Tv = hard_mix(Tv, args.hard_share)
     mean, std = normalise(X)
     Xn = (X - mean) / std
     Xvn = (Xv - mean) / std
@@ -151,6 +161,7 @@ def train_play(X, T, L, V, y, Xv, Tv, Lv, Vv, yv, args, rng):
     steps = args.epochs * ((n + args.batch - 1) // args.batch)
     eye = np.eye(N_OUT, dtype=np.float32)
     t0 = time.time()
+    best, kept = np.inf, dict(p)
     for epoch in range(args.epochs):
         order = rng.permutation(n)
         tot_p = tot_v = 0.0
@@ -176,12 +187,15 @@ def train_play(X, T, L, V, y, Xv, Tv, Lv, Vv, yv, args, rng):
         lp, _ = softmax_ce(zp, Lv, Tv)
         lv, _ = softmax_ce(acts[-1] @ p["p_Wv"] + p["p_bv"], Vv, eye[yv])
         agree = float(np.mean(np.argmax(np.where(Lv, zp, -1e9), 1) == np.argmax(Tv, 1)))
+        held = float(lp.mean() + args.value_weight * lv.mean())
+        if held < best:
+            best, kept = held, {k: v.copy() for k, v in p.items()}
         print(f"play epoch {epoch + 1}: train policy {tot_p / n:.4f} value {tot_v / n:.4f}; held-out policy "
-              f"{lp.mean():.4f} value {lv.mean():.4f}, top card = expert's {100 * agree:.1f}%, "
-              f"{time.time() - t0:.0f} s", flush=True)
-    p["p_mean"] = mean
-    p["p_std"] = std
-    return p
+              f"{lp.mean():.4f} value {lv.mean():.4f}, top card = expert's {100 * agree:.1f}%"
+              f"{' (kept)' if best == held else ''}, {time.time() - t0:.0f} s", flush=True)
+    kept["p_mean"] = mean
+    kept["p_std"] = std
+    return kept
 
 
 def train_bid(X, y, h, Xv, yv, hv, args, rng):
@@ -197,6 +211,7 @@ def train_bid(X, y, h, Xv, yv, hv, args, rng):
     eye = np.eye(N_OUT, dtype=np.float32)
     ar = np.arange(N_OUT)[None, :]
     t0 = time.time()
+    best, kept = np.inf, dict(p)
     for epoch in range(args.bid_epochs):
         order = rng.permutation(n)
         tot = 0.0
@@ -214,29 +229,34 @@ def train_bid(X, y, h, Xv, yv, hv, args, rng):
             opt.step(p, g, lr)
         acts = trunk(p, "b_", Xvn)
         lo, _ = softmax_ce(acts[-1] @ p["b_Wo"] + p["b_bo"], ar <= hv[:, None], eye[yv])
-        print(f"bid epoch {epoch + 1}: train log-loss {tot / n:.4f}, held-out {lo.mean():.4f}, "
-              f"{time.time() - t0:.0f} s", flush=True)
-    p["b_mean"] = mean
-    p["b_std"] = std
-    return p
+        held = float(lo.mean())
+        if held < best:
+            best, kept = held, {k: v.copy() for k, v in p.items()}
+        print(f"bid epoch {epoch + 1}: train log-loss {tot / n:.4f}, held-out {held:.4f}"
+              f"{' (kept)' if best == held else ''}, {time.time() - t0:.0f} s", flush=True)
+    kept["b_mean"] = mean
+    kept["b_std"] = std
+    return kept
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--teacher-hands", type=int, default=4000, help="hands the expert plays (step 1)")
+    ap.add_argument("--teacher-hands", type=int, default=8000, help="hands the expert plays (step 1)")
     ap.add_argument("--teacher-iterations", type=int, default=40, help="the expert's sampled deals a decision")
-    ap.add_argument("--selfplay-hands", type=int, default=30000, help="hands the play network plays (step 3)")
+    ap.add_argument("--selfplay-hands", type=int, default=12000, help="hands the play network plays (step 3)")
     ap.add_argument("--chunk", type=int, default=50, help="hands per task")
-    ap.add_argument("--held-out", type=float, default=0.05, help="share of the hands held out for the scores")
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--held-out", type=float, default=0.025, help="share of the hands held out for the scores")
+    ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--bid-hidden", type=int, default=128)
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--bid-epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--wd", type=float, default=1e-5)
-    ap.add_argument("--value-weight", type=float, default=0.5)
+    ap.add_argument("--wd", type=float, default=1e-4)
+    ap.add_argument("--value-weight", type=float, default=0.25)
+    ap.add_argument("--hard-share", type=float, default=0.5,
+                    help="share of the policy target on the expert's chosen card (the rest: its visit shares)")
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
@@ -247,7 +267,7 @@ def main(argv=None) -> int:
     if args.jobs > 1:
         from ohhell.bots.match import ProcessPool
         pool = ProcessPool(args.jobs)
-    key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk])
+    key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk, args.held_out])
     cached = None
     if args.cache and os.path.exists(args.cache):
         with np.load(args.cache) as f:

@@ -52,8 +52,8 @@ _ABOUT: dict[str, str] = {
     # Lines for bots other branches register (used once they are in the registry):
     "pimc": "reference: perfect-information Monte Carlo (50 sampled deals, each played out by the "
             "heuristic then solved exactly for the last 7 tricks); slow",
-    "learned": "learned only: bids by a trick model conditioned on its bid, plays a policy network's "
-               "card (no search, about 1 ms a decision; needs NumPy)",
+    "learned": "learned only: bids by a learned trick model, plays a policy network's card "
+               "(no search, about 1 ms a decision; needs NumPy)",
     "expert-2026.11": "the expert of November 2026, frozen: a fixed baseline to measure the expert against",
 }
 

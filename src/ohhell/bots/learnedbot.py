@@ -1,9 +1,12 @@
 """``learned``: the learned-only level. No search: one pass of a network per decision.
 
-* **Bid**: for each legal bid ``b`` the conditioned trick model
-  (:class:`ohhell.bots.playnet.BidNet`) gives P(k tricks | the hand, the
-  public facts, bid ``b``); the bot bids the legal bid with the best expected
-  hand score under the table's scoring (never below its sure tricks).
+* **Bid**: the learned trick model (:class:`ohhell.bots.learned.TrickModel`)
+  gives P(k tricks) from the hand, the turned card, the place in the bidding
+  order and the bids before it; the bot bids the legal bid with the best
+  expected hand score under the table's scoring (never below its sure
+  tricks).  ``bids="conditioned"`` asks the bid-conditioned model
+  (:class:`ohhell.bots.playnet.BidNet`: P(k tricks | ..., bid ``b``)) for each
+  legal bid instead; it measured weaker (BENCHMARKS.md).
 * **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
   its most likely legal card (``temperature`` above 0: drawn from the policy
   sharpened by it, seeded).
@@ -50,21 +53,28 @@ def bid_position(view: View) -> "tuple[int, list[int], bool]":
 
 
 class LearnedBot(Bot):
-    """Learned only: bids by the bid-conditioned trick model, plays the policy network's card.
+    """Learned only: bids by the learned trick model, plays the policy network's card.
 
     :param seed: seeds the draw when ``temperature`` is above 0 (otherwise it plays the same
         card every time in the same position).
     :param temperature: 0 (default) plays the policy's most likely card; above 0 draws a card
         with probability proportional to ``policy ** (1 / temperature)``.
     :param weights: a weights file other than the shipped one (``scripts/train_play_model.py``).
+    :param bids: ``"trick"`` (default: the trick model of
+        :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
+        ``"conditioned"`` (the trick model conditioned on the bid,
+        :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md).
     """
 
     name = "learned"
 
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
-                 weights: "str | None" = None) -> None:
+                 weights: "str | None" = None, bids: str = "trick") -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
+        if bids not in ("conditioned", "trick"):
+            raise ValueError(f"bids must be one of conditioned, trick, not {bids!r}")
+        self.bids = bids
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.play_net, self.bid_net = shared_nets(weights)
@@ -84,7 +94,12 @@ class LearnedBot(Bot):
         pos, earlier, hook = bid_position(view)
         base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
         bids = [a.tricks for a in legal]
-        dists = self.bid_net.by_bid(base, bids, h)
+        if self.bids == "trick":
+            from .learned import feature_matrix, shared_model
+            P = shared_model().predict_batch(feature_matrix([base]), [h])[0, :h + 1]
+            dists = {b: P for b in bids}
+        else:
+            dists = self.bid_net.by_bid(base, bids, h)
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
         sure = sure_tricks(view.hand_mask, trump, tc)
@@ -92,6 +107,8 @@ class LearnedBot(Bot):
         probs = [float(p) for p in dists[best]]
         note = (f"bid {best}: expected {values[best]:.2f} points; the network gives "
                 f"{100 * probs[best]:.0f}% to taking exactly {best}")
+        if best == sure and sure and values[best] < max(values.values()):
+            note += f" (never below its {sure} sure tricks)"
         return Decision(BIDS[best], {BIDS[b]: v for b, v in values.items()}, probs, note,
                         {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}})
 
@@ -113,6 +130,7 @@ class LearnedBot(Bot):
         else:
             choice = max(legal, key=lambda a: (policy[a], -a.card))
         me = view.seat
+        assert me is not None
         bid = view.bids[me]
         h = view.hand_size
         ev = sum(float(p) * hand_score(bid, k, h, view.rules) for k, p in enumerate(tricks))

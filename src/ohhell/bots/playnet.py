@@ -298,6 +298,7 @@ class PlayNet:
             e /= e.sum()
             probs = {a: float(q) for a, q in zip(v.legal, e)}
             me = v.seat
+            assert me is not None
             lo = v.tricks_won[me]
             hi = lo + v.hand_size - len(v.tricks)
             mask = np.zeros((1, N_OUT), dtype=bool)
@@ -315,6 +316,7 @@ class PlayNet:
         """The seat's expected score for the hand, under the table's scoring."""
         if tricks is None:
             tricks = self.evaluate(view)[1]
+        assert view.seat is not None
         b = view.bids[view.seat]
         h = view.hand_size
         return float(sum(float(p) * hand_score(b, k, h, view.rules) for k, p in enumerate(tricks)))

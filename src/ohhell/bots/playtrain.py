@@ -13,8 +13,10 @@ example is taken from a real :class:`~ohhell.Game` through the deciding seat's
   speed).  A card decision gives the expert's visit shares (the policy target),
   and when the hand ends the tricks the seat took (the value target); a bid
   gives the bidder's inputs, its bid and the tricks it took.
-* :func:`selfplay_chunk`: the same hands with every seat playing the play
-  network's card: bid examples whose tricks follow the network's own play.
+* :func:`selfplay_chunk`: the same hands (up to 17 cards) with every seat playing
+  the play network's card: bid examples whose tricks follow the network's own
+  play.  Four bids in ten are any legal bid within two of the trick model's best,
+  so the bid-conditioned model sees what each bid leads to, not only the usual bid.
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
 
 
 def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 0.3,
-                     beta: float = 1.0) -> "tuple[int, list[float]]":
+                     beta: float = 1.0, explore: float = 0.0, window: int = 2) -> "tuple[int, list[float]]":
     """A bid by the learned trick model: its best expected score, or (``soft`` of the time)
-    drawn in proportion to ``exp(beta * expected score)``.  Returns the bid and the bidder's
+    drawn in proportion to ``exp(beta * expected score)``, or (``explore`` of the time) any
+    legal bid within ``window`` of the best, uniformly.  Returns the bid and the bidder's
     features."""
     h = view.hand_size
     trump = -1 if view.trump is None else view.trump
@@ -59,7 +62,12 @@ def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 
     P = model.predict_batch(feature_matrix([x]), [h])[0]
     legal = [a.tricks for a in view.legal]
     ev = {b: sum(float(P[k]) * hand_score(b, k, h, view.rules) for k in range(h + 1)) for b in legal}
-    if rng.random() < soft:
+    u = rng.random()
+    if u < explore:
+        top_b = max(legal, key=lambda b: (ev[b], -b))
+        near = [b for b in legal if abs(b - top_b) <= window]
+        return near[int(rng.random() * len(near))], x
+    if u < explore + soft:
         top = max(ev.values())
         w = [math.exp(beta * (ev[b] - top)) for b in legal]
         r = rng.random() * sum(w)
@@ -71,7 +79,8 @@ def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 
     return max(legal, key=lambda b: (ev[b], -b)), x
 
 
-def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, card_fn, soft: float):
+def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, card_fn, soft: float,
+               explore: float = 0.0):
     """Play one hand; ``card_fn(view)`` returns ``(action, target or None)``.  Returns the
     bid examples ``(x, bid, tricks, h)`` and the play examples ``(x, target, legal slots, won,
     tricks left, tricks, h, score)``."""
@@ -82,7 +91,7 @@ def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, c
     while g.phase == "bid":
         for s in g.seats_to_act:
             v = g.view(s)
-            b, x = model_bid_choice(v, model, rng, soft)
+            b, x = model_bid_choice(v, model, rng, soft, explore=explore)
             bid_rows.append((s, x, b))
             g.apply(BIDS[b], seat=s)
             break
@@ -153,7 +162,7 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     plays: list = []
     for i in range(int(hands)):
         rules = random_rules(rng, max_hand=17)
-        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.4)
+        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4)
         bids += b
         plays += p
     return bids, plays
