@@ -109,13 +109,15 @@ def test_the_network_sees_only_the_view():
             assert make("learned").decide(w).action == make("learned").decide(v).action
 
 
-def test_registered_as_a_bot_but_not_a_level():
+def test_registered_as_the_level_between_intermediate_and_expert():
+    # measured (BENCHMARKS.md, "Learned play"): clearly above intermediate, below the expert
     assert "learned" in names()
     bot = make("learned", seed=1)
     assert isinstance(bot, LearnedBot)
     info = {i.name: i for i in catalog()}["learned"]
-    assert info.level is None and "learned" in info.description
-    assert "learned" not in ohhell.bots.LEVELS
+    levels = ohhell.bots.LEVELS
+    assert levels.index("intermediate") < levels.index("learned") < levels.index("expert")
+    assert info.level == levels.index("learned") + 1 and "learned" in info.description
     with pytest.raises(ValueError, match="temperature"):
         make("learned", temperature=-1)
 

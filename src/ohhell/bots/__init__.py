@@ -27,7 +27,7 @@ _REGISTRY: dict[str, str] = {
     "pimc": "ohhell.bots.pimc:PimcBot",
     # Learned only: one pass of the play or bid network per decision (needs NumPy).
     "learned": "ohhell.bots.learnedbot:LearnedBot",
-    # Levels for people (docs/bots.md): beginner < intermediate < expert, as measured.
+    # Levels for people (docs/bots.md): beginner < intermediate < learned < expert, as measured.
     "beginner": "ohhell.bots.heuristic:BeginnerBot",
     "intermediate": "ohhell.bots.heuristic:HeuristicBot",
     # Baselines: fixed bots to measure the others against (docs/bots.md).
@@ -35,7 +35,7 @@ _REGISTRY: dict[str, str] = {
 }
 
 #: The levels offered to people, weakest first (each a name :func:`make` accepts).
-LEVELS = ("beginner", "intermediate", "expert")
+LEVELS = ("beginner", "intermediate", "learned", "expert")
 
 #: Bots for measuring others, not for seats people share: with no time budget they may think
 #: for many seconds a move (``pimc`` solves every sampled deal), so ``ohhell serve`` offers none.

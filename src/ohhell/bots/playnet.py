@@ -23,7 +23,7 @@ This module needs NumPy (the ``env`` extra); the core does not import it.
 
 >>> import ohhell
 >>> net = PlayNet.load()
->>> g = ohhell.Game.from_deal(ohhell.Rules(3, hand_sizes=[2]), dealer=2,
+>>> g = ohhell.Game.from_deal(ohhell.Rules(3, hand_sizes=[2], no_trump="never"), dealer=2,
 ...     deal=[["AS", "2H"], ["KS", "3H"], ["QD", "4C"]], trump_card="5S")
 >>> for b in (1, 0, 0): g.apply(ohhell.Bid(b))
 >>> v = g.view(0)
