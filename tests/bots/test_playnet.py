@@ -122,6 +122,15 @@ def test_registered_as_the_level_between_intermediate_and_expert():
         make("learned", temperature=-1)
 
 
+def test_a_server_offers_the_learned_bot_only_where_numpy_is_installed(monkeypatch):
+    from ohhell import bots
+    from ohhell.server.botpool import bot_names
+    assert bots.available("learned") and "learned" in bot_names()
+    monkeypatch.setitem(bots.NEEDS, "learned", "no_such_module_here")
+    assert not bots.available("learned") and "learned" not in bot_names()
+    assert bots.available("expert") and "expert" in bot_names()
+
+
 def test_bid_reports_each_bids_expected_score():
     g = Game(Rules(4, hand_sizes=[6], hook=True), seed=4)
     v = g.view(g.to_act)

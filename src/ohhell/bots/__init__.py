@@ -17,6 +17,7 @@ from .base import Bot, Budget, Decision
 from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 
 __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
+           "available", "NEEDS",
            "factory", "table_names", "MEASURING_ONLY", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
@@ -40,6 +41,18 @@ LEVELS = ("beginner", "intermediate", "learned", "expert")
 #: Bots for measuring others, not for seats people share: with no time budget they may think
 #: for many seconds a move (``pimc`` solves every sampled deal), so ``ohhell serve`` offers none.
 MEASURING_ONLY = ("pimc",)
+
+#: Bots that need a package beyond the core, by name: the module they import to decide.
+NEEDS: dict[str, str] = {"learned": "numpy"}
+
+
+def available(name: str) -> bool:
+    """Whether bot ``name`` can decide here: it needs no extra package, or the one it needs
+    (:data:`NEEDS`) is installed (``ohhell serve`` offers only these)."""
+    import importlib.util
+    module = NEEDS.get(name)
+    return module is None or importlib.util.find_spec(module) is not None
+
 
 # name -> one line for ``--list-bots``; a bot without one is described by its docstring's first sentence.
 _ABOUT: dict[str, str] = {
