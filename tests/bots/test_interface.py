@@ -15,7 +15,7 @@ SMALL = Budget(iterations=6, seconds=2)
 def test_registry_has_the_bots_and_levels():
     for name in ("random", "heuristic", "expert", "beginner", "intermediate"):
         assert name in names()
-    assert LEVELS == ("beginner", "intermediate", "expert")
+    assert LEVELS == ("beginner", "intermediate", "learned", "expert")
     with pytest.raises(ValueError, match="unknown bot"):
         make("grandmaster")
 

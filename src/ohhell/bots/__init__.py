@@ -18,6 +18,7 @@ from .base import Bot, Budget, Decision
 from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 
 __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
+           "available", "NEEDS",
            "factory", "table_names", "MEASURING_ONLY", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
 
 # name -> "module:factory"; factories take (seed=..., **options).
@@ -26,7 +27,9 @@ _REGISTRY: dict[str, str] = {
     "heuristic": "ohhell.bots.heuristic:HeuristicBot",
     "expert": "ohhell.bots.expert:ExpertBot",
     "pimc": "ohhell.bots.pimc:PimcBot",
-    # Levels for people (docs/bots.md): beginner < intermediate < expert, as measured.
+    # Learned only: one pass of the play or bid network per decision (needs NumPy).
+    "learned": "ohhell.bots.learnedbot:LearnedBot",
+    # Levels for people (docs/bots.md): beginner < intermediate < learned < expert, as measured.
     "beginner": "ohhell.bots.heuristic:BeginnerBot",
     "intermediate": "ohhell.bots.heuristic:HeuristicBot",
     # Baselines: fixed bots to measure the others against (docs/bots.md).
@@ -34,11 +37,23 @@ _REGISTRY: dict[str, str] = {
 }
 
 #: The levels offered to people, weakest first (each a name :func:`make` accepts).
-LEVELS = ("beginner", "intermediate", "expert")
+LEVELS = ("beginner", "intermediate", "learned", "expert")
 
 #: Bots for measuring others, not for seats people share: with no time budget they may think
 #: for many seconds a move (``pimc`` solves every sampled deal), so ``ohhell serve`` offers none.
 MEASURING_ONLY = ("pimc",)
+
+#: Bots that need a package beyond the core, by name: the module they import to decide.
+NEEDS: dict[str, str] = {"learned": "numpy"}
+
+
+def available(name: str) -> bool:
+    """Whether bot ``name`` can decide here: it needs no extra package, or the one it needs
+    (:data:`NEEDS`) is installed (``ohhell serve`` offers only these)."""
+    import importlib.util
+    module = NEEDS.get(name)
+    return module is None or importlib.util.find_spec(module) is not None
+
 
 # name -> one line for ``--list-bots``; a bot without one is described by its docstring's first sentence.
 _ABOUT: dict[str, str] = {   # marked for the catalogs: --list-bots words them in the reader's language
@@ -51,6 +66,8 @@ _ABOUT: dict[str, str] = {   # marked for the catalogs: --list-bots words them i
     # Lines for bots other branches register (used once they are in the registry):
     "pimc": N_("reference: perfect-information Monte Carlo (50 sampled deals, each played out by the "
                "heuristic then solved exactly for the last 7 tricks); slow"),
+    "learned": N_("learned only: bids by a learned trick model, plays a policy network's card "
+                  "(no search, about 1 ms a decision; needs NumPy)"),
     "expert-2026.11": N_("the expert of November 2026, frozen: a fixed baseline to measure the expert against"),
 }
 

@@ -117,6 +117,11 @@ class ExpertBot(Bot):
         Gaussian around each hand's estimated tricks) or ``"learned"``
         (:class:`ohhell.bots.learned.LearnedBidEvidence`: the learned trick
         model and each bidder's best bids under the scoring; needs NumPy).
+    :param learned_prior: above 0, the play network's policy
+        (:class:`ohhell.bots.playnet.PlayNet`) guides the card search's root:
+        its most probable cards are tried first and each card's UCB value
+        gains ``learned_prior * P(card) / (visits + 1)``; 0 (default) is off.
+        Needs NumPy.
     :raises ValueError: for an unknown option value.
     """
 
@@ -129,13 +134,20 @@ class ExpertBot(Bot):
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
-                 bid_evidence: str = "closed") -> None:
+                 bid_evidence: str = "closed", learned_prior: float = 0.0) -> None:
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         self.one_card = one_card
         if bid_evidence not in ("closed", "learned"):
             raise ValueError(f"bid_evidence must be one of closed, learned, not {bid_evidence!r}")
         self.bid_evidence = bid_evidence
+        if not float(learned_prior) >= 0:
+            raise ValueError(f"learned_prior must be 0 or more, not {learned_prior!r}")
+        self.learned_prior = float(learned_prior)
+        self._play_net = None
+        if self.learned_prior > 0:
+            from .playnet import shared_nets
+            self._play_net = shared_nets()[0]
         self._evidence = None
         if bid_evidence == "learned":
             from .learned import LearnedBidEvidence
@@ -249,6 +261,10 @@ class ExpertBot(Bot):
                 weights.append(w)
             if len(states) >= pool or (len(states) >= 8 and time.perf_counter() > deadline - 0.5 * self.seconds):
                 break
+        prior = None
+        if self._play_net is not None:
+            policy, _ = self._play_net.evaluate(view)
+            prior = {int(a.card): p for a, p in policy.items()}
         late = self._late(view)
         top = 10.0 + h + (self.win_weight if late else 0.0)
         norm = 10.0 + h
@@ -268,7 +284,7 @@ class ExpertBot(Bot):
                             rollout=self.rollout, only=me if self.opponents == "random" else -1,
                             exact=self.exact,
                             table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)] for s in range(n)]
-                            if self.exact else None)
+                            if self.exact else None, prior=prior, prior_weight=self.learned_prior)
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}

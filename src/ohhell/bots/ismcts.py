@@ -41,9 +41,14 @@ class _Node:
 
 def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scores_tricks: bool,
               rollout: str, rng: random.Random, only: int = -1, exact: int = 0,
-              table=None, memo=None) -> tuple[list[int], int]:
+              table=None, memo=None, prior: "dict[int, float] | None" = None,
+              prior_weight: float = 0.0) -> tuple[list[int], int]:
     """One ISMCTS descent from ``node`` in deal ``st`` (consumed): select, expand one card,
-    roll out.  Appends ``(node, seat)`` pairs to ``path``; returns tricks won and the first card."""
+    roll out.  Appends ``(node, seat)`` pairs to ``path``; returns tricks won and the first card.
+
+    ``prior`` (card -> probability) guides the first choice of the descent: untried cards are
+    expanded most probable first, and a tried card's UCB value gains
+    ``prior_weight * prior[card] / (visits + 1)`` (a progressive bias that fades as it is visited)."""
     log = math.log
     sqrt = math.sqrt
     first = -1
@@ -67,7 +72,9 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
             continue
         untried = legal & ~node.tried
         if untried:
-            if untried & (untried - 1):
+            if prior is not None and first < 0 and untried & (untried - 1):
+                card = max(_bits(untried), key=lambda x: (prior.get(x, 0.0), -x))
+            elif untried & (untried - 1):
                 bids = st.bids
                 won = st.won
                 if st.trick:
@@ -99,6 +106,7 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
         best_c = -1
         m = legal
         kids = node.kids
+        bias = prior if prior is not None and first < 0 else None
         while m:
             low = m & -m
             m ^= low
@@ -106,6 +114,8 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
             ch = kids[cc]
             ch.avail += 1
             v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+            if bias is not None:
+                v += prior_weight * bias.get(cc, 0.0) / (ch.n + 1)
             if v > best_v:
                 best_v = v
                 best_c = cc
@@ -123,6 +133,15 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
     if exact:
         return finish(st, table, exact, gone0, scores_tricks, memo), first
     return heuristic_playout(st, gone0, scores_tricks), first
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 def _picker(weights: Sequence[float], rng: random.Random):
@@ -144,12 +163,15 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
                 gone0: int, scores_tricks: bool, rng: random.Random, c: float = 0.75,
                 my_score: "Callable[[list[int]], float] | None" = None,
                 rollout: str = "heuristic", only: int = -1, exact: int = 0,
-                table=None) -> dict[int, tuple[int, float, float]]:
+                table=None, prior: "dict[int, float] | None" = None,
+                prior_weight: float = 0.0) -> dict[int, tuple[int, float, float]]:
     """Search from ``me``'s turn; returns ``{card: (visits, mean reward, mean score)}`` at the root.
 
     ``base_states[i]`` is the hand in sampled deal ``i`` (not modified),
     ``weights[i]`` its weight; ``reward(won)`` maps tricks won to each seat's
-    reward in [0, 1]; ``my_score(won)`` to this seat's points (for reporting).
+    reward in [0, 1]; ``my_score(won)`` to this seat's points (for reporting);
+    ``prior`` (card -> probability, e.g. a policy network's) biases the root's choices
+    (see :func:`_simulate`).
     """
     root = _Node()
     memo: dict = {}
@@ -163,7 +185,8 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
             break
         st = base_states[pick()].copy()
         path: list = []
-        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo)
+        won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo,
+                               prior, prior_weight)
         r = reward(won)
         for nd, p in path:
             nd.n += 1

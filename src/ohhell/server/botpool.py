@@ -40,9 +40,10 @@ def bot_seed(game_seed: str, seat: int, action_count: int) -> str:
 
 def bot_names() -> list[str]:
     """The bot names (and levels) a seat can be given: every registered bot but those
-    for measuring only (:data:`ohhell.bots.MEASURING_ONLY`, which may think for a minute)."""
+    for measuring only (:data:`ohhell.bots.MEASURING_ONLY`, which may think for a minute)
+    and those whose package is not installed here (:func:`ohhell.bots.available`)."""
     from .. import bots
-    return [n for n in bots.names() if n not in bots.MEASURING_ONLY]
+    return [n for n in bots.names() if n not in bots.MEASURING_ONLY and bots.available(n)]
 
 
 def default_bot() -> str:

@@ -37,7 +37,7 @@ __all__ = ["PlayedGame", "games_of_log", "player_stats", "analysis_stats", "seat
 #: are anchors, not measurements.  A bot not listed counts as ``intermediate``.
 BOT_RATINGS: dict[str, tuple[float, float]] = {
     "random": (5.0, 1.0), "beginner": (15.0, 1.0), "heuristic": (20.0, 1.0), "intermediate": (25.0, 1.0),
-    "expert": (32.0, 1.0), "expert-2026.11": (31.0, 1.0)}
+    "learned": (28.0, 1.0), "expert": (32.0, 1.0), "expert-2026.11": (31.0, 1.0)}
 #: Rated games a player needs to be on a leaderboard.
 MIN_GAMES = 5
 

@@ -58,7 +58,7 @@ export function cardWords(card) {
 
 const BOT_NAMES = {
   random: tp("bot level", "random"), heuristic: tp("bot level", "heuristic"), beginner: tp("bot level", "beginner"),
-  intermediate: tp("bot level", "intermediate"), expert: tp("bot level", "expert"),
+  intermediate: tp("bot level", "intermediate"), expert: tp("bot level", "expert"), learned: tp("bot level", "learned"),
 };
 /** A bot level's name as the page's language says it (a dated version, "expert-2026.11",
  * keeps its date). */

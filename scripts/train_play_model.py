@@ -1,0 +1,319 @@
+"""Train the learned play and bid networks (ohhell.bots.playnet), NumPy only, on one core.
+
+One command, deterministic for a seed (one BLAS thread; the expert teacher runs on an
+iteration budget with no clock, so the data do not depend on the machine's speed):
+
+    PYTHONPATH=src nice -n 10 python scripts/train_play_model.py --jobs 2    # writes the shipped weights
+
+Steps (ohhell.bots.playtrain makes the data):
+
+1. teacher hands: one-hand games under random rules; every seat bids by the learned trick
+   model and plays the expert's card (``--teacher-iterations`` sampled deals a decision);
+2. the play network (policy: the expert's visit shares; value: the tricks the seat took);
+3. self-play hands: every seat plays the play network's card;
+4. the bid model conditioned on the bid (the trick model's inputs plus the bid; the tricks
+   taken in the teacher and the self-play hands).
+
+``--cache FILE`` keeps the generated data (an .npz): a second run with the same options
+trains from it instead of playing the hands again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from ohhell.bots.playnet import (DEFAULT_PLAY_WEIGHTS, N_BID_FEATURES, N_OUT, N_PLAY_FEATURES,  # noqa: E402
+                                 BidNet, PlayNet, bid_inputs)
+from ohhell.bots.playtrain import selfplay_chunk, teacher_chunk  # noqa: E402
+
+
+def run_chunks(fn, tasks, pool):
+    """Every task's ``(bids, plays)``, in task order (the same with or without a pool)."""
+    if pool is None:
+        parts = {i: fn(t) for i, t in enumerate(tasks)}
+    else:
+        parts = dict(pool.imap(fn, tasks))
+    bids, plays = [], []
+    for i in range(len(tasks)):
+        b, p = parts.pop(i)
+        bids += b
+        plays += p
+    return bids, plays
+
+
+def bid_arrays(bids):
+    X = np.zeros((len(bids), N_BID_FEATURES), dtype=np.float32)
+    y = np.zeros(len(bids), dtype=np.int64)
+    h = np.zeros(len(bids), dtype=np.int64)
+    for i, (x, b, won, hs) in enumerate(bids):
+        X[i] = bid_inputs(x, [b], hs)[0]
+        y[i] = won
+        h[i] = hs
+    return X, y, h
+
+
+def play_arrays(plays):
+    m = len(plays)
+    X = np.zeros((m, N_PLAY_FEATURES), dtype=np.float32)
+    T = np.zeros((m, 52), dtype=np.float32)
+    L = np.zeros((m, 52), dtype=bool)
+    V = np.zeros((m, N_OUT), dtype=bool)
+    y = np.zeros(m, dtype=np.int64)
+    for i, (x, tgt, legal, won0, left, won, h, _) in enumerate(plays):
+        X[i] = x
+        for k, p in tgt.items():
+            T[i, k] = p
+        L[i, legal] = True
+        V[i, won0:won0 + left + 1] = True
+        y[i] = won
+    return X, T, L, V, y
+
+
+def init(rng, sizes, prefix, names):
+    p = {}
+    for (a, b), name in zip(zip(sizes[:-1], sizes[1:]), names):
+        p[f"{prefix}W{name}"] = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+        p[f"{prefix}b{name}"] = np.zeros(b, dtype=np.float32)
+    return p
+
+
+def softmax_ce(z, mask, target):
+    """Masked softmax cross-entropy against soft targets: (loss per row, dL/dz)."""
+    z = np.where(mask, z, -1e9)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z) * mask
+    P = e / e.sum(axis=1, keepdims=True)
+    loss = -(target * np.log(np.maximum(P, 1e-12))).sum(axis=1)
+    return loss, P - target
+
+
+class Adam:
+    def __init__(self, params, lr):
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+        self.lr = lr
+
+    def step(self, p, g, lr):
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for k in g:
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g[k]
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g[k] * g[k]
+            mh = self.m[k] / (1 - b1 ** self.t)
+            vh = self.v[k] / (1 - b2 ** self.t)
+            p[k] -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+
+
+def trunk(p, prefix, X):
+    acts = [X]
+    a = X
+    for i in range(2):
+        a = np.maximum(a @ p[f"{prefix}W{i}"] + p[f"{prefix}b{i}"], 0.0)
+        acts.append(a)
+    return acts
+
+
+def trunk_back(p, prefix, acts, da, g, wd):
+    for i in (1, 0):
+        da = da * (acts[i + 1] > 0)
+        g[f"{prefix}W{i}"] = acts[i].T @ da + wd * p[f"{prefix}W{i}"]
+        g[f"{prefix}b{i}"] = da.sum(0)
+        if i:
+            da = da @ p[f"{prefix}W{i}"].T
+
+
+def normalise(X):
+    mean = X.mean(0)
+    std = np.maximum(X.std(0), 0.05)
+    return mean.astype(np.float32), std.astype(np.float32)
+
+
+def hard_mix(T, share):
+    """``share`` of the target on the teacher's most visited card, the rest its visit shares."""
+    H = np.zeros_like(T)
+    H[np.arange(len(T)), T.argmax(1)] = 1.0
+    return (share * H + (1.0 - share) * T).astype(np.float32)
+
+
+def train_play(X, T, L, V, y, Xv, Tv, Lv, Vv, yv, args, rng):
+    """The play network; the epoch with the best held-out loss is kept."""
+    T = hard_mix(T, args.hard_share)
+    Tv = hard_mix(Tv, args.hard_share)
+    mean, std = normalise(X)
+    Xn = (X - mean) / std
+    Xvn = (Xv - mean) / std
+    H = args.hidden
+    p = init(rng, [N_PLAY_FEATURES, H, H], "p_", ["0", "1"])
+    p.update(init(rng, [H, 52], "p_", ["p"]))
+    p.update(init(rng, [H, N_OUT], "p_", ["v"]))
+    opt = Adam(p, args.lr)
+    n = len(y)
+    steps = args.epochs * ((n + args.batch - 1) // args.batch)
+    eye = np.eye(N_OUT, dtype=np.float32)
+    t0 = time.time()
+    best, kept = np.inf, dict(p)
+    for epoch in range(args.epochs):
+        order = rng.permutation(n)
+        tot_p = tot_v = 0.0
+        for i in range(0, n, args.batch):
+            idx = order[i:i + args.batch]
+            m = len(idx)
+            acts = trunk(p, "p_", Xn[idx])
+            a = acts[-1]
+            lp, dp = softmax_ce(a @ p["p_Wp"] + p["p_bp"], L[idx], T[idx])
+            lv, dv = softmax_ce(a @ p["p_Wv"] + p["p_bv"], V[idx], eye[y[idx]])
+            tot_p += lp.sum()
+            tot_v += lv.sum()
+            dp /= m
+            dv *= args.value_weight / m
+            g = {"p_Wp": a.T @ dp + args.wd * p["p_Wp"], "p_bp": dp.sum(0),
+                 "p_Wv": a.T @ dv + args.wd * p["p_Wv"], "p_bv": dv.sum(0)}
+            da = dp @ p["p_Wp"].T + dv @ p["p_Wv"].T
+            trunk_back(p, "p_", acts, da, g, args.wd)
+            lr = args.lr * 0.5 * (1 + np.cos(np.pi * opt.t / steps))
+            opt.step(p, g, lr)
+        acts = trunk(p, "p_", Xvn)
+        zp = acts[-1] @ p["p_Wp"] + p["p_bp"]
+        lp, _ = softmax_ce(zp, Lv, Tv)
+        lv, _ = softmax_ce(acts[-1] @ p["p_Wv"] + p["p_bv"], Vv, eye[yv])
+        agree = float(np.mean(np.argmax(np.where(Lv, zp, -1e9), 1) == np.argmax(Tv, 1)))
+        held = float(lp.mean() + args.value_weight * lv.mean())
+        if held < best:
+            best, kept = held, {k: v.copy() for k, v in p.items()}
+        print(f"play epoch {epoch + 1}: train policy {tot_p / n:.4f} value {tot_v / n:.4f}; held-out policy "
+              f"{lp.mean():.4f} value {lv.mean():.4f}, top card = expert's {100 * agree:.1f}%"
+              f"{' (kept)' if best == held else ''}, {time.time() - t0:.0f} s", flush=True)
+    kept["p_mean"] = mean
+    kept["p_std"] = std
+    return kept
+
+
+def train_bid(X, y, h, Xv, yv, hv, args, rng):
+    mean, std = normalise(X)
+    Xn = (X - mean) / std
+    Xvn = (Xv - mean) / std
+    H = args.bid_hidden
+    p = init(rng, [N_BID_FEATURES, H, H], "b_", ["0", "1"])
+    p.update(init(rng, [H, N_OUT], "b_", ["o"]))
+    opt = Adam(p, args.lr)
+    n = len(y)
+    steps = args.bid_epochs * ((n + args.batch - 1) // args.batch)
+    eye = np.eye(N_OUT, dtype=np.float32)
+    ar = np.arange(N_OUT)[None, :]
+    t0 = time.time()
+    best, kept = np.inf, dict(p)
+    for epoch in range(args.bid_epochs):
+        order = rng.permutation(n)
+        tot = 0.0
+        for i in range(0, n, args.batch):
+            idx = order[i:i + args.batch]
+            m = len(idx)
+            acts = trunk(p, "b_", Xn[idx])
+            a = acts[-1]
+            lo, do = softmax_ce(a @ p["b_Wo"] + p["b_bo"], ar <= h[idx, None], eye[y[idx]])
+            tot += lo.sum()
+            do /= m
+            g = {"b_Wo": a.T @ do + args.wd * p["b_Wo"], "b_bo": do.sum(0)}
+            trunk_back(p, "b_", acts, do @ p["b_Wo"].T, g, args.wd)
+            lr = args.lr * 0.5 * (1 + np.cos(np.pi * opt.t / steps))
+            opt.step(p, g, lr)
+        acts = trunk(p, "b_", Xvn)
+        lo, _ = softmax_ce(acts[-1] @ p["b_Wo"] + p["b_bo"], ar <= hv[:, None], eye[yv])
+        held = float(lo.mean())
+        if held < best:
+            best, kept = held, {k: v.copy() for k, v in p.items()}
+        print(f"bid epoch {epoch + 1}: train log-loss {tot / n:.4f}, held-out {held:.4f}"
+              f"{' (kept)' if best == held else ''}, {time.time() - t0:.0f} s", flush=True)
+    kept["b_mean"] = mean
+    kept["b_std"] = std
+    return kept
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--teacher-hands", type=int, default=8000, help="hands the expert plays (step 1)")
+    ap.add_argument("--teacher-iterations", type=int, default=40, help="the expert's sampled deals a decision")
+    ap.add_argument("--selfplay-hands", type=int, default=12000, help="hands the play network plays (step 3)")
+    ap.add_argument("--chunk", type=int, default=50, help="hands per task")
+    ap.add_argument("--held-out", type=float, default=0.025, help="share of the hands held out for the scores")
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--bid-hidden", type=int, default=128)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--bid-epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--wd", type=float, default=1e-4)
+    ap.add_argument("--value-weight", type=float, default=0.25)
+    ap.add_argument("--hard-share", type=float, default=0.5,
+                    help="share of the policy target on the expert's chosen card (the rest: its visit shares)")
+    ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
+    ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
+    ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    rng = np.random.default_rng(args.seed)
+    pool = None
+    if args.jobs > 1:
+        from ohhell.bots.match import ProcessPool
+        pool = ProcessPool(args.jobs)
+    key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk, args.held_out])
+    cached = None
+    if args.cache and os.path.exists(args.cache):
+        with np.load(args.cache) as f:
+            if f["key"].tolist() == key.tolist():
+                cached = {k: f[k] for k in f.files}
+    if cached is None:
+        tasks = [(min(args.chunk, args.teacher_hands - i), f"{args.seed}:{i // args.chunk}", args.teacher_iterations)
+                 for i in range(0, args.teacher_hands, args.chunk)]
+        if len(tasks) < 2:
+            ap.error("--teacher-hands must be more than --chunk (hands are held out a task at a time)")
+        cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
+        bids, plays = run_chunks(teacher_chunk, tasks[cut:], pool)
+        bids_v, plays_v = run_chunks(teacher_chunk, tasks[:cut], pool)
+        data = dict(zip(["X", "T", "L", "V", "y"], play_arrays(plays)))
+        data.update(zip(["Xv", "Tv", "Lv", "Vv", "yv"], play_arrays(plays_v)))
+        data.update(zip(["BX", "By", "Bh"], bid_arrays(bids)))
+        data.update(zip(["BXv", "Byv", "Bhv"], bid_arrays(bids_v)))
+        if args.cache:
+            np.savez_compressed(args.cache, key=key, **data)
+    else:
+        data = cached
+    print(f"teacher data: {len(data['y'])} card decisions, {len(data['By'])} bids "
+          f"({len(data['yv'])} and {len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
+    params = train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
+                        data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    tmp = args.out + ".play.npz"
+    np.savez(tmp, **params)
+    BX, By, Bh = data["BX"], data["By"], data["Bh"]
+    if args.selfplay_hands:
+        tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", tmp)
+                 for i in range(0, args.selfplay_hands, args.chunk * 4)]
+        sbids, _ = run_chunks(selfplay_chunk, tasks, pool)
+        SX, Sy, Sh = bid_arrays(sbids)
+        BX, By, Bh = np.concatenate([BX, SX]), np.concatenate([By, Sy]), np.concatenate([Bh, Sh])
+        print(f"self-play: {len(Sy)} bids, {time.time() - t0:.0f} s", flush=True)
+    os.remove(tmp)
+    params.update(train_bid(BX, By, Bh, data["BXv"], data["Byv"], data["Bhv"], args, rng))
+    np.savez_compressed(args.out, **params)
+    if pool is not None:
+        pool.close()
+    PlayNet(params)
+    BidNet(params)
+    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes), {time.time() - t0:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""``learned``: the learned-only level. No search: one pass of a network per decision.
+
+* **Bid**: the learned trick model (:class:`ohhell.bots.learned.TrickModel`)
+  gives P(k tricks) from the hand, the turned card, the place in the bidding
+  order and the bids before it; the bot bids the legal bid with the best
+  expected hand score under the table's scoring (never below its sure
+  tricks).  ``bids="conditioned"`` asks the bid-conditioned model
+  (:class:`ohhell.bots.playnet.BidNet`: P(k tricks | ..., bid ``b``)) for each
+  legal bid instead; it measured weaker (BENCHMARKS.md).
+* **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
+  its most likely legal card (``temperature`` above 0: drawn from the policy
+  sharpened by it, seeded).
+
+Every input is built from the seat's :class:`~ohhell.view.View`.  Needs NumPy
+(the ``env`` extra).
+
+>>> import ohhell
+>>> from ohhell.bots import make, play_game
+>>> g = play_game(ohhell.Game(ohhell.Rules(4, hand_sizes=[3, 2]), seed=2),
+...               [make("learned", seed=s) for s in range(4)])
+>>> g.phase
+<Phase.OVER: 'over'>
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..actions import BIDS
+from ..scoring import hand_score
+from ..view import View
+from .base import Bot, Budget, Decision
+from .learned import features
+from .playnet import shared_nets
+from .policy import sure_tricks
+
+__all__ = ["LearnedBot", "bid_position"]
+
+
+def bid_position(view: View) -> "tuple[int, list[int], bool]":
+    """``(place in the bidding order, the bids it saw before its turn, hook applies)`` for
+    the view's seat (bidding unseen, it saw no bid and the hook does not apply)."""
+    n = view.players
+    order = [(view.dealer + 1 + i) % n for i in range(n)]
+    me = view.seat
+    assert me is not None
+    pos = order.index(me)
+    if view.rules.simultaneous_bidding:
+        return pos, [], False
+    earlier = [view.bids[s] for s in order[:pos]]
+    return pos, [b for b in earlier if b is not None], view.rules.hook
+
+
+class LearnedBot(Bot):
+    """Learned only: bids by the learned trick model, plays the policy network's card.
+
+    :param seed: seeds the draw when ``temperature`` is above 0 (otherwise it plays the same
+        card every time in the same position).
+    :param temperature: 0 (default) plays the policy's most likely card; above 0 draws a card
+        with probability proportional to ``policy ** (1 / temperature)``.
+    :param weights: a weights file other than the shipped one (``scripts/train_play_model.py``).
+    :param bids: ``"trick"`` (default: the trick model of
+        :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
+        ``"conditioned"`` (the trick model conditioned on the bid,
+        :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md).
+    """
+
+    name = "learned"
+
+    def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
+                 weights: "str | None" = None, bids: str = "trick") -> None:
+        if not temperature >= 0:
+            raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
+        if bids not in ("conditioned", "trick"):
+            raise ValueError(f"bids must be one of conditioned, trick, not {bids!r}")
+        self.bids = bids
+        self.temperature = float(temperature)
+        self.rng = random.Random(seed)
+        self.play_net, self.bid_net = shared_nets(weights)
+
+    def decide(self, view: View, budget: Budget | None = None) -> Decision:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no action to take now")
+        if view.phase == "bid":
+            return self._bid(view, legal)
+        return self._play(view, legal)
+
+    def _bid(self, view: View, legal) -> Decision:
+        h = view.hand_size
+        trump = -1 if view.trump is None else view.trump
+        tc = -1 if view.trump_card is None else int(view.trump_card)
+        pos, earlier, hook = bid_position(view)
+        base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+        bids = [a.tricks for a in legal]
+        if self.bids == "trick":
+            from .learned import feature_matrix, shared_model
+            P = shared_model().predict_batch(feature_matrix([base]), [h])[0, :h + 1]
+            dists = {b: P for b in bids}
+        else:
+            dists = self.bid_net.by_bid(base, bids, h)
+        rules = view.rules
+        values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
+        sure = sure_tricks(view.hand_mask, trump, tc)
+        best = max(bids, key=lambda b: (b >= sure, values[b], -b))
+        probs = [float(p) for p in dists[best]]
+        note = (f"bid {best}: expected {values[best]:.2f} points; the network gives "
+                f"{100 * probs[best]:.0f}% to taking exactly {best}")
+        if best == sure and sure and values[best] < max(values.values()):
+            note += f" (never below its {sure} sure tricks)"
+        return Decision(BIDS[best], {BIDS[b]: v for b, v in values.items()}, probs, note,
+                        {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}})
+
+    def _play(self, view: View, legal) -> Decision:
+        if len(legal) == 1:
+            return Decision(legal[0], {legal[0]: 1.0}, note="the only legal card")
+        policy, tricks = self.play_net.evaluate(view)
+        if self.temperature > 0:
+            w = [policy[a] ** (1.0 / self.temperature) for a in legal]
+            tot = sum(w)
+            r = self.rng.random() * tot
+            acc = 0.0
+            choice = legal[-1]
+            for a, x in zip(legal, w):
+                acc += x
+                if r < acc:
+                    choice = a
+                    break
+        else:
+            choice = max(legal, key=lambda a: (policy[a], -a.card))
+        me = view.seat
+        assert me is not None
+        bid = view.bids[me]
+        h = view.hand_size
+        ev = sum(float(p) * hand_score(bid, k, h, view.rules) for k, p in enumerate(tricks))
+        make = float(tricks[bid]) if bid is not None and bid < len(tricks) else math.nan
+        note = (f"{choice.card}: the network's choice ({100 * policy[choice]:.0f}%); expects "
+                f"{ev:.2f} points, makes the bid {100 * make:.0f}%")
+        return Decision(choice, dict(policy), None, note,
+                        {"expected_score": ev, "trick_probs": [float(p) for p in tricks]})

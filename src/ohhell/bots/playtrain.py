@@ -1,0 +1,170 @@
+"""Training data for the learned play and bid networks (:mod:`ohhell.bots.playnet`).
+
+Used by ``scripts/train_play_model.py``; deterministic for a seed.  Every
+example is taken from a real :class:`~ohhell.Game` through the deciding seat's
+:class:`~ohhell.view.View`, so no input holds a card the seat could not see.
+
+* :func:`teacher_chunk`: one-hand games under random rules (3 to 7 players,
+  1 to 13 cards, the hook, must-trump, the scoring variants, simultaneous
+  bidding, no trump); every seat bids by the learned trick model (its best
+  expected score, a share of bids drawn softly so the bid contexts vary) and
+  plays the expert's card (:class:`~ohhell.bots.expert.ExpertBot`, a fixed
+  iteration budget and no clock, so the data do not depend on the machine's
+  speed).  A card decision gives the expert's visit shares (the policy target),
+  and when the hand ends the tricks the seat took (the value target); a bid
+  gives the bidder's inputs, its bid and the tricks it took.
+* :func:`selfplay_chunk`: the same hands (up to 17 cards) with every seat playing
+  the play network's card: bid examples whose tricks follow the network's own
+  play.  Four bids in ten are any legal bid within two of the trick model's best,
+  so the bid-conditioned model sees what each bid leads to, not only the usual bid.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Sequence
+
+from ..actions import BIDS
+from ..game import Game
+from ..rules import Rules
+from ..scoring import hand_score
+from .learned import TrickModel, features, shared_model
+from .learnedbot import bid_position
+from .playnet import _features
+
+__all__ = ["random_rules", "teacher_chunk", "selfplay_chunk", "model_bid_choice"]
+
+
+def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
+    """One hand's rules, drawn: players, hand size and every variant."""
+    n = rng.randint(3, 7)
+    h = rng.randint(1, min(max_hand, 52 // n))
+    no_trump = "last" if n * h == 52 or rng.random() < 0.12 else "never"
+    simultaneous = rng.random() < 0.05
+    return Rules(n, hand_sizes=[h], no_trump=no_trump, hook=not simultaneous and rng.random() < 0.4,
+                 simultaneous_bidding=simultaneous, must_trump=rng.random() < 0.15,
+                 missed_bid_scores_tricks=rng.random() < 0.15, zero_bid_scores_hand_size=rng.random() < 0.1)
+
+
+def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 0.3,
+                     beta: float = 1.0, explore: float = 0.0, window: int = 2) -> "tuple[int, list[float]]":
+    """A bid by the learned trick model: its best expected score, or (``soft`` of the time)
+    drawn in proportion to ``exp(beta * expected score)``, or (``explore`` of the time) any
+    legal bid within ``window`` of the best, uniformly.  Returns the bid and the bidder's
+    features."""
+    h = view.hand_size
+    trump = -1 if view.trump is None else view.trump
+    tc = -1 if view.trump_card is None else int(view.trump_card)
+    pos, earlier, hook = bid_position(view)
+    x = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+    from .learned import feature_matrix
+    P = model.predict_batch(feature_matrix([x]), [h])[0]
+    legal = [a.tricks for a in view.legal]
+    ev = {b: sum(float(P[k]) * hand_score(b, k, h, view.rules) for k in range(h + 1)) for b in legal}
+    u = rng.random()
+    if u < explore:
+        top_b = max(legal, key=lambda b: (ev[b], -b))
+        near = [b for b in legal if abs(b - top_b) <= window]
+        return near[int(rng.random() * len(near))], x
+    if u < explore + soft:
+        top = max(ev.values())
+        w = [math.exp(beta * (ev[b] - top)) for b in legal]
+        r = rng.random() * sum(w)
+        for b, wb in zip(legal, w):
+            r -= wb
+            if r < 0:
+                return b, x
+        return legal[-1], x
+    return max(legal, key=lambda b: (ev[b], -b)), x
+
+
+def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, card_fn, soft: float,
+               explore: float = 0.0):
+    """Play one hand; ``card_fn(view)`` returns ``(action, target or None)``.  Returns the
+    bid examples ``(x, bid, tricks, h)`` and the play examples ``(x, target, legal slots, won,
+    tricks left, tricks, h, score)``."""
+    g = Game(rules, seed=seed)
+    h = rules.hand_sizes[0]
+    bid_rows: list = []
+    plays: list = []
+    while g.phase == "bid":
+        for s in g.seats_to_act:
+            v = g.view(s)
+            b, x = model_bid_choice(v, model, rng, soft, explore=explore)
+            bid_rows.append((s, x, b))
+            g.apply(BIDS[b], seat=s)
+            break
+    while g.phase == "play":
+        s = g.to_act
+        v = g.view(s)
+        action, target = card_fn(v)
+        if target is not None:
+            x, slot = _features(v)
+            legal_slots = [slot[a.card // 13] * 13 + a.card % 13 for a in v.legal]
+            tgt = {slot[c // 13] * 13 + c % 13: p for c, p in target.items()}
+            plays.append((s, x, tgt, legal_slots, v.tricks_won[s], h - len(v.tricks)))
+        g.apply(action, seat=s)
+    won = g.past_hands[0].tricks_won
+    scores = g.past_hands[0].scores
+    bids_out = [(x, b, won[s], h) for s, x, b in bid_rows]
+    plays_out = [(x, tgt, ls, w0, left, won[s], h, scores[s]) for s, x, tgt, ls, w0, left in plays]
+    return bids_out, plays_out
+
+
+def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
+    """``(hands, seed, iterations)``: that many hands with the expert (``iterations`` sampled
+    deals per decision) playing every card.  Returns ``(bid examples, play examples)``."""
+    from .expert import ExpertBot
+    hands, seed, iterations = task
+    rng = random.Random(f"teacher:{seed}")
+    model = shared_model()
+    expert = ExpertBot(f"teacher:{seed}", iterations=int(iterations), seconds=1e9)
+
+    def card(view):
+        if len(view.legal) == 1:
+            return view.legal[0], None
+        d = expert.decide(view)
+        visits = d.stats.get("visits") or {d.action: 1}
+        tot = sum(visits.values())
+        return d.action, {int(a.card): n / tot for a, n in visits.items()}
+
+    bids: list = []
+    plays: list = []
+    for i in range(int(hands)):
+        rules = random_rules(rng)
+        b, p = _play_hand(rules, f"teacher:{seed}:{i}", rng, model, card, soft=0.3)
+        bids += b
+        plays += p
+        if on_decisions is not None:
+            on_decisions(len(p))
+    return bids, plays
+
+
+def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
+    """``(hands, seed, weights)``: hands with every seat playing the play network's most
+    likely card.  Returns ``(bid examples, play examples)`` like :func:`teacher_chunk`
+    (the play examples' target is the card played)."""
+    from .playnet import shared_nets
+    hands, seed, weights = task
+    rng = random.Random(f"selfplay:{seed}")
+    model = shared_model()
+    net, _ = shared_nets(weights)
+
+    def card(view):
+        if len(view.legal) == 1:
+            return view.legal[0], None
+        policy, _ = net.evaluate(view)
+        a = max(view.legal, key=lambda a: (policy[a], -a.card))
+        return a, {int(a.card): 1.0}
+
+    bids: list = []
+    plays: list = []
+    for i in range(int(hands)):
+        rules = random_rules(rng, max_hand=17)
+        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4)
+        bids += b
+        plays += p
+    return bids, plays
+
+

@@ -1,0 +1,201 @@
+"""The learned play networks (ohhell.bots.playnet) and the learned-only level (``learned``)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import ohhell  # noqa: E402
+from ohhell import Game, Rules  # noqa: E402
+from ohhell.bots import Budget, catalog, make, names, play_game  # noqa: E402
+from ohhell.bots.learnedbot import LearnedBot  # noqa: E402
+from ohhell.bots.playnet import (DEFAULT_PLAY_WEIGHTS, N_BID_FEATURES, N_PLAY_FEATURES, BidNet,  # noqa: E402
+                                 PlayNet, play_features, shared_nets)
+from ohhell.bots.policy import sure_tricks  # noqa: E402
+from ohhell.rules import PRESETS  # noqa: E402
+from ohhell.sampling import HandSampler  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def play_positions(rules: Rules, seed: str, bots=None):
+    """Every card decision's (game copy, view) of one game."""
+    g = Game(rules, seed=seed)
+    bots = bots or [make("heuristic", seed=s) for s in range(rules.players)]
+    out = []
+    while not g.is_over:
+        s = g.to_act
+        v = g.view(s)
+        if v.phase == "play":
+            out.append((g.copy(), v))
+        g.apply(bots[s].act(v), seat=s)
+    return out
+
+
+def test_the_weights_ship_inside_the_installed_package():
+    import importlib.resources
+    res = importlib.resources.files("ohhell.bots").joinpath("weights/play.npz")
+    assert res.is_file()
+    assert os.path.samefile(str(res), DEFAULT_PLAY_WEIGHTS)
+    assert os.path.getsize(DEFAULT_PLAY_WEIGHTS) < 4_000_000
+    play, bid = shared_nets()
+    assert play.params["p_W0"].shape[0] == N_PLAY_FEATURES
+    assert bid.params["b_W0"].shape[0] == N_BID_FEATURES
+    # loadable from a path too, and the package build lists the weights as package data
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        assert '"ohhell.bots" = ["weights/*.npz"]' in f.read()
+    assert isinstance(PlayNet.load(DEFAULT_PLAY_WEIGHTS), PlayNet) and isinstance(BidNet.load(), BidNet)
+
+
+def test_inference_is_deterministic():
+    rules = Rules(4, hand_sizes=[6], hook=True)
+    (g, v), *_ = play_positions(rules, "det")
+    net = PlayNet.load()
+    a = net.evaluate(v)
+    fresh = PlayNet({k: np.array(x) for k, x in net.params.items()})
+    b = fresh.evaluate(v)
+    assert a[0] == b[0] and (a[1] == b[1]).all()
+    x1, x2 = play_features(v), play_features(v)
+    assert x1.dtype == np.float32 and x1.shape == (N_PLAY_FEATURES,) and (x1 == x2).all()
+    # a seeded bot decides the same every time, and the view is left as it was
+    before = v.to_dict()
+    d1 = make("learned", seed=1).decide(v)
+    d2 = make("learned", seed=2).decide(v)
+    assert d1.action == d2.action and d1.values == d2.values and v.to_dict() == before
+
+
+def test_policy_and_value_are_distributions_over_the_legal_cards_and_reachable_tricks():
+    net = PlayNet.load()
+    for g, v in play_positions(Rules(5, hand_sizes=[7], must_trump=True), "dist")[:25]:
+        policy, tricks = net.evaluate(v)
+        assert set(policy) == set(v.legal)
+        assert abs(sum(policy.values()) - 1) < 1e-9 and min(policy.values()) >= 0
+        me = v.seat
+        lo, hi = v.tricks_won[me], v.tricks_won[me] + v.hand_size - len(v.tricks)
+        assert len(tricks) == v.hand_size + 1 and abs(tricks.sum() - 1) < 1e-9
+        assert not tricks[:lo].any() and not tricks[hi + 1:].any()
+
+
+def test_the_network_sees_only_the_view():
+    # the inputs are a function of the View alone ...
+    assert list(inspect.signature(play_features).parameters) == ["view"]
+    rng = random.Random(3)
+    for n in (3, 4, 6):
+        rules = Rules(n, hand_sizes=[5])
+        positions = play_positions(rules, f"hidden:{n}")
+        for g, v in positions[::3]:
+            # ... so another deal of the cards this seat cannot see, consistent with all it has
+            # seen, played the same way so far, gives the same inputs and the same decision
+            hands = HandSampler(v, rng).sample().hands
+            me = v.seat
+            dealt = [(hands[s] | v.played_by[s]) if s != me else (v.hand_mask | v.played_by[s])
+                     for s in range(n)]
+            other = Game.from_deal(rules, v.dealer, dealt, v.trump_card)
+            for s, a in g.actions():
+                other.apply(a, seat=s)
+            w = other.view(me)
+            assert w.to_dict() == v.to_dict()
+            assert (play_features(w) == play_features(v)).all()
+            assert make("learned").decide(w).action == make("learned").decide(v).action
+
+
+def test_registered_as_the_level_between_intermediate_and_expert():
+    # measured (BENCHMARKS.md, "Learned play"): clearly above intermediate, below the expert
+    assert "learned" in names()
+    bot = make("learned", seed=1)
+    assert isinstance(bot, LearnedBot)
+    info = {i.name: i for i in catalog()}["learned"]
+    levels = ohhell.bots.LEVELS
+    assert levels.index("intermediate") < levels.index("learned") < levels.index("expert")
+    assert info.level == levels.index("learned") + 1 and "learned" in info.description
+    with pytest.raises(ValueError, match="temperature"):
+        make("learned", temperature=-1)
+
+
+def test_a_server_offers_the_learned_bot_only_where_numpy_is_installed(monkeypatch):
+    from ohhell import bots
+    from ohhell.server.botpool import bot_names
+    assert bots.available("learned") and "learned" in bot_names()
+    monkeypatch.setitem(bots.NEEDS, "learned", "no_such_module_here")
+    assert not bots.available("learned") and "learned" not in bot_names()
+    assert bots.available("expert") and "expert" in bot_names()
+
+
+def test_bid_reports_each_bids_expected_score():
+    g = Game(Rules(4, hand_sizes=[6], hook=True), seed=4)
+    v = g.view(g.to_act)
+    d = make("learned").decide(v)
+    assert set(d.values) == set(g.legal_actions())
+    sure = sure_tricks(v.hand_mask, -1 if v.trump is None else v.trump, -1 if v.trump_card is None else v.trump_card)
+    assert d.action.tricks >= sure
+    assert d.values[d.action] == max(x for a, x in d.values.items() if a.tricks >= sure)
+    assert d.trick_probs is not None and len(d.trick_probs) == 7 and abs(sum(d.trick_probs) - 1) < 1e-9
+    assert d.note.startswith(f"bid {d.action.tricks}")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(3, 7), seed=st.integers(0, 10**6),
+       hook=st.booleans(), simultaneous=st.booleans(), zero=st.booleans(), missed=st.booleans(),
+       temperature=st.sampled_from([0.0, 1.0]), big=st.booleans())
+def test_the_learned_level_always_plays_legal_actions(preset, players, seed, hook, simultaneous, zero, missed,
+                                                      temperature, big):
+    over = {"players": players, "zero_bid_scores_hand_size": zero, "missed_bid_scores_tricks": missed,
+            "simultaneous_bidding": simultaneous, "hook": hook and not simultaneous}
+    top = 52 // players
+    over["hand_sizes"] = [1, top] if big else [2, 3]
+    rules = Rules.preset(preset, **over)
+    game = Game(rules, seed=seed)
+    bots = [make("learned", seed=s, temperature=temperature) for s in range(players)]
+    play_game(game, bots)                     # Game.apply raises on an illegal action
+    assert game.is_over
+    ohhell.Game.from_record(game.record())
+
+
+def test_mixed_table_with_the_other_bots():
+    rules = Rules(4, hand_sizes=[1, 4, 13])
+    game = play_game(Game(rules, seed=9), [make(x, seed=1) for x in ("learned", "heuristic", "learned", "random")],
+                     Budget(iterations=5))
+    assert game.is_over
+
+
+def test_expert_with_the_learned_prior_plays_legally_and_reproducibly():
+    rules = Rules(4, hand_sizes=[5])
+    positions = play_positions(rules, "prior")
+    for g, v in positions[:8]:
+        a = make("expert", seed=3, iterations=12, seconds=60, learned_prior=1.0).decide(v)
+        b = make("expert", seed=3, iterations=12, seconds=60, learned_prior=1.0).decide(v)
+        assert a.action in v.legal and (a.action, a.values) == (b.action, b.values)
+    with pytest.raises(ValueError, match="learned_prior"):
+        make("expert", learned_prior=-1)
+
+
+def test_training_command_end_to_end(tmp_path):
+    out = tmp_path / "play.npz"
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"), "--teacher-hands", "6",
+           "--chunk", "2", "--teacher-iterations", "3", "--selfplay-hands", "6", "--epochs", "1",
+           "--bid-epochs", "1", "--hidden", "16", "--bid-hidden", "8", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "play epoch 1" in r.stdout and "bid epoch 1" in r.stdout and "wrote" in r.stdout
+    bot = LearnedBot(seed=0, weights=str(out))
+    game = play_game(Game(Rules(3, hand_sizes=[2, 3]), seed=1), [bot] * 3)
+    assert game.is_over
+    # the same seed gives the same weights
+    out2 = tmp_path / "play2.npz"
+    r = subprocess.run(cmd[:-1] + [str(out2)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    with np.load(out) as a, np.load(out2) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            assert (a[k] == b[k]).all(), k
