@@ -37,6 +37,11 @@ def nodes(db: str, redis: str, n: int, *extra: str) -> list[ProcessServer]:
 
 
 def stop(servers: list[ProcessServer]) -> None:
+    """Stop the nodes; when a test is failing (called from its ``finally``), print each node's
+    log first, so that the failure report says what the nodes did."""
+    if sys.exc_info()[0] is not None:
+        for s in servers:
+            print(f"--- node at port {s.port} ---\n{s.output()}")
     for s in servers:
         s.stop()
 
