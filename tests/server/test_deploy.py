@@ -102,8 +102,15 @@ def test_the_deploy_recipe_three_nodes_behind_nginx(pg_database, redis_url, ngin
             for i, c in enumerate(players):
                 await c.connect()
                 assert (await c.join(i, f"P{i}"))["type"] == "joined"
-            health = [httpx.get(s.base + "/healthz", timeout=30).json()["cluster"] for s in servers]
-            assert all(h["nodes_live"] == 3 for h in health)
+            # Each node learns who is live at its lease's renewal (every 0.5 s, later on a busy
+            # machine): wait until every node has seen the other two.
+            deadline = time.monotonic() + 15
+            while True:
+                health = [httpx.get(s.base + "/healthz", timeout=30).json()["cluster"] for s in servers]
+                if all(h["nodes_live"] == 3 for h in health) or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.2)
+            assert all(h["nodes_live"] == 3 for h in health), health
             # nginx sent the players to different nodes: the owner serves some of them for others
             assert sum(h["remote_clients"] for h in health) >= 1
             # A few actions, then the node that owns the table dies.

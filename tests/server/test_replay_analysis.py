@@ -56,7 +56,10 @@ def test_progress_then_the_chart_and_the_mistakes_each_only_up_to_the_step(brows
     page.goto(f"{server.base}/t/{table_id}/replay/1")
     # While the analysis waits: a progress bar, no chart.
     page.wait_for_selector("#analysis-progress:visible")
-    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('Analysing')")
+    # A function, not a bare expression: Playwright evaluates a function's text once, where the
+    # page's CSP allows it, and re-evaluates a bare expression on every poll (refused: no
+    # 'unsafe-eval').
+    page.wait_for_function("() => document.getElementById('analysis-state').textContent.includes('Analysing')")
     assert "bots at live tables come first" in page.inner_text("#analysis-detail")
     assert page.is_hidden("#analysis-ready")
     jobs._go.set()                    # the bots are done: the analysis runs
