@@ -215,12 +215,13 @@ def test_the_settings_the_rules_name_are_the_ones_on_screen(lang):
 NOT_THE_GAMES_WORDS = {
     "ceb": [r"\bbid\b", r"\btrick\b", r"\bdealer\b", r"\bsuit\b", r"tigbahin", r"lingkuranan", r"\blansis",
             r"\blimbong", r"trumpeta", r"\bpusta", r"tigbaligya", r"\bbanaw\b", r"\bpuso\b"],
-    "ms": [r"\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
+    "ms": [r"(?<!anda )\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
            r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b", r"ikut jenis"],
     "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b"],
     "eu": [r"apustu", r"apustat", r"eskualdi", r"txartel", r"trikimailu", r"\btrumoi", r"saltzaile", r"egutegia",
            r"\bxango\b", r"\bandere\b"],
-    "mr": [r"डाव(?!ी|पेच)", r"युक्ती", r"ट्रम्प", r"बिड", r"विक्रेता", r"हुक(?=$|[ :)])"],
+    # Marathi: हुक (a hook) in any form (हुकमुळे), but not हुकूम, हुकमाचा, हुकमी (trump's words)
+    "mr": [r"डाव(?!ी|पेच)", r"युक्ती", r"ट्रम्प", r"बिड", r"विक्रेता", r"हुक(?!ूम|म[ाी])"],
 }
 
 
@@ -246,4 +247,15 @@ def test_the_catalogs_use_the_glossarys_words(lang):
                 for pattern in NOT_THE_GAMES_WORDS.get(lang, ()):
                     if re.search(pattern, plain, re.IGNORECASE):
                         found.append(f"{domain}: {pattern!r} in {said[:90]!r}")
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_rules_texts_use_the_glossarys_words(lang):
+    """The rules texts avoid the same words as the catalogs (the game's names and option
+    names in `code` aside), so the Rules page and the screens agree."""
+    prose = without_code(text(lang))
+    found = [f"{pattern!r} in {prose[max(0, m.start() - 30):m.end() + 30]!r}"
+             for pattern in NOT_THE_GAMES_WORDS.get(lang, ())
+             for m in re.finditer(pattern, prose, re.IGNORECASE)]
     assert found == []
