@@ -217,7 +217,8 @@ NOT_THE_GAMES_WORDS = {
             r"\blimbong", r"trumpeta", r"\bpusta", r"tigbaligya", r"\bbanaw\b", r"\bpuso\b"],
     "ms": [r"(?<!anda )\bbida\b(?! dahulu)", r"pengagih", r"mengagih", r"\bterup\b", r"tangkapan", r"\bhelah", r"muslihat",
            r"terompet", r"\bpeniaga", r"\bwajik\b", r"\bkeriting\b", r"ikut jenis"],
-    "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b"],
+    "sq": [r"\bmarrje", r"\bmarrja", r"\bmashtrim", r"\btruk\b", r"\bkostum", r"\btregtar", r"\bdamë\b", r"\bfant\b",
+           r"\bofert(?:o|uar)"],   # to bid is ofroj (ofron, ofroi, ofruar), not ofertoj
     "eu": [r"apustu", r"apustat", r"eskualdi", r"txartel", r"trikimailu", r"\btrumoi", r"saltzaile", r"egutegia",
            r"\bxango\b", r"\bandere\b"],
     # Marathi: हुक (a hook) in any form (हुकमुळे), but not हुकूम, हुकमाचा, हुकमी (trump's words)
