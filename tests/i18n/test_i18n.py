@@ -120,6 +120,22 @@ def test_the_catalogs_are_complete():
 
 
 
+def test_cebuano_says_a_number_of_things_one_way():
+    """Cebuano's CLDR plural rule splits the numbers by their last digit, not one from
+    many: 1, 2, 3, 5, 7, 8, 10... take ``msgstr[0]``, 4, 6, 9, 14... ``msgstr[1]``. The
+    words do not change with the number (*5 ka kuha*, *4 ka kuha*), so the two forms of
+    every plural message are the same: a player would otherwise read "5 ka kuha" beside
+    "4 ka mga kuha"."""
+    from babel.messages.pofile import read_po
+    differ = []
+    for domain in i18n.DOMAINS:
+        with open(i18n.po_path("ceb", domain), "rb") as f:
+            cat = read_po(f, locale="ceb")
+        differ += [f"{domain}: {m.id[0]!r}: {m.string!r}" for m in cat
+                   if m.id and m.pluralizable and len(set(m.string)) > 1]
+    assert differ == []
+
+
 def test_a_page_is_worded_and_otherwise_left_as_it_was():
     from ohhell.i18n.html import marked_texts, translate_html
     page = ('<!doctype html>\n<html lang="en"><head><title>T &amp; U</title></head><body>'
