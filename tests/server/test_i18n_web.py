@@ -2,7 +2,8 @@
 table show none of the English UI strings (the list comes from the ``web`` catalog), a
 refused bid or card says why in the reader's language (from the core's code and facts,
 never the English ``message``), Marathi is drawn in Devanagari, and a screenshot of the
-table per language (``OHHELL_I18N_SHOTS=docs/screenshots`` writes them there).
+table per language (``OHHELL_I18N_SHOTS=docs/screenshots`` writes them there), and two
+players at one table, one in Basque and one in Marathi, each reading only their own.
 
 One server, one browser, one short game (3 players, hands of 2 and 1 cards) per language.
 """
@@ -320,3 +321,124 @@ def test_marathi_is_drawn_in_devanagari(browser, server):
         assert widths["noto"]
     finally:
         ctx.close()
+
+
+DEVANAGARI = re.compile(r"[\u0900-\u097F]")
+#: the page's text less the language menu's options (each language's own name, on purpose)
+PAGE_TEXT_NO_MENU = PAGE_TEXT.replace(
+    "const parts = [document.title, document.body.innerText];",
+    "const menu = new Set([...document.querySelectorAll('select.lang-menu option')].map((o) => o.textContent));\n"
+    "  const parts = [document.title, ...document.body.innerText.split('\\n').filter((l) => !menu.has(l.trim()))];")
+
+
+@lru_cache(maxsize=None)
+def basque_strings_for(lang: str) -> tuple[str, ...]:
+    """The Basque texts a page in ``lang`` must not show: the literal parts of each Basque
+    translation that differs from ``lang``'s, less the short ones and the words ``lang``'s
+    own translations use too (as :func:`english_strings`)."""
+    own = []
+    for m in catalog(lang):
+        if m.id:
+            own.extend(m.string if isinstance(m.string, (tuple, list)) else [m.string])
+    own_text = "\n".join(own).lower()
+    found: set[str] = set()
+    for m in catalog("eu"):
+        if not m.id:
+            continue
+        mine = catalog(lang).get(m.id, context=m.context)
+        strings = list(m.string) if isinstance(m.string, (tuple, list)) else [m.string]
+        theirs = (list(mine.string) if isinstance(mine.string, (tuple, list)) else [mine.string]) if mine else []
+        if set(strings) <= set(theirs):
+            continue
+        for text in strings:
+            for part in re.split(r"\{[^{}]*\}|#|·|[()“”—;:«»]", text):
+                part = part.strip(" .,!?…–-+%✓✗★←/")
+                if len(re.sub(r"[^A-Za-zñÑ]", "", part)) < 4 or part == "Oh Hell":
+                    continue
+                if re.search(r"(?<![a-zñ])" + re.escape(part.lower()) + r"(?![a-zñ])", own_text):
+                    continue
+                found.add(part)
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))
+
+
+def other_language_on_page(page, lang: str, names) -> list[str]:
+    """What the page in ``lang`` (eu or mr) shows of the other's words: Devanagari on the
+    Basque page, Basque strings on the Marathi one (names left out)."""
+    text = page.evaluate(PAGE_TEXT_NO_MENU)
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = text.replace(name, " ")
+    if lang == "eu":
+        return sorted({line.strip() for line in text.splitlines() if DEVANAGARI.search(line)})
+    return [s for s in basque_strings_for(lang)
+            if re.search(r"(?<![A-Za-zñ])" + re.escape(s) + r"(?![A-Za-zñ])", text, re.IGNORECASE)]
+
+
+def test_two_players_at_one_table_each_read_their_own_language(browser, server):
+    """A table shows each player the game in their own language. Ann's browser
+    chose Basque in the language menu (the cookie), Bea's asks for Marathi (Accept-Language
+    only); they sit at one table and play it out. At every turn of either, each page shows
+    none of the English UI strings and none of the other's language, and what one does is
+    worded on the other's page in the other's words (the server sends data, not text)."""
+    url = server.base + httpx.post(server.base + "/api/tables", json={
+        "rules": {"players": 3, "hand_sizes": [2, 1]}, "title": "T",
+        "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]}).json()["url"]
+    eu_ctx = open_context(browser, "eu", server)
+    mr_ctx = browser.new_context(viewport={"width": 1100, "height": 760}, locale="mr-IN",
+                                 extra_http_headers={"Accept-Language": "mr-IN,mr;q=0.9"})
+    try:
+        pages, errors = {}, []
+        for lang, ctx, name, seat in (("eu", eu_ctx, "Ann", 0), ("mr", mr_ctx, "Bea", 1)):
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            assert page.evaluate("document.documentElement.lang") == lang
+            page.fill("#name", name)
+            page.click(f"button.join[data-seat='{seat}']")
+            pages[lang] = page
+        for page in pages.values():
+            page.wait_for_function("() => window.ohhell.state && window.ohhell.state.game"
+                                   " && window.ohhell.state.game.view.names.filter(Boolean).length === 3")
+
+        def check_both(when: str) -> None:
+            for lang, page in pages.items():
+                st = state(page)
+                names = st["game"]["view"]["names"] + [st["table"]["title"]]
+                assert not english_on_page(page, lang, names), (lang, when, english_on_page(page, lang, names))
+                assert not other_language_on_page(page, lang, names), \
+                    (lang, when, other_language_on_page(page, lang, names))
+
+        deadline = time.monotonic() + 90
+        worded = set()
+        while True:
+            assert time.monotonic() < deadline, "the game did not finish"
+            views = {lang: state(page)["game"]["view"] for lang, page in pages.items()}
+            if all(v["phase"] == "over" for v in views.values()):
+                break
+            turn = [lang for lang, v in views.items() if v["legal"]]
+            if not turn:
+                time.sleep(0.05)
+                continue
+            lang = turn[0]
+            page = pages[lang]
+            page.wait_for_timeout(150)   # the frame drawn
+            check_both(f"{lang} to {views[lang]['phase']}")
+            v = views[lang]
+            if v["phase"] == "bid":
+                # the bid, announced on the other player's page in the other's words
+                bid = v["legal"][0]
+                act(page, bid)
+                other, me = ("mr", "Ann") if lang == "eu" else ("eu", "Bea")
+                want = said(other, "{name} bids {bid}.").replace("{name}", me).replace("{bid}", str(bid))
+                pages[other].wait_for_function("(want) => document.getElementById('announcer').textContent.includes(want)",
+                                               arg=want, timeout=15000)
+                worded.add(other)
+            else:
+                act(page, v["legal"][0])
+        assert worded == {"eu", "mr"}
+        for page in pages.values():
+            page.wait_for_selector("#end:not([hidden])")
+        check_both("game over")
+        assert not errors, errors
+    finally:
+        eu_ctx.close()
+        mr_ctx.close()
