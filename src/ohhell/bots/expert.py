@@ -49,7 +49,7 @@ from .ismcts import search_bid, search_play
 from .onecard import one_card_bid
 from .policy import heuristic_playout, sure_tricks
 
-__all__ = ["ExpertBot", "model_bid"]
+__all__ = ["ExpertBot", "model_bid", "learned_pending_bids"]
 
 
 def model_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "Sequence[int]", rules) -> int:
@@ -66,6 +66,54 @@ def model_bid(hand: int, trump: int, n: int, h: int, tc: int, legal: "Sequence[i
         if v > best_v:
             best, best_v = b, v
     return best
+
+
+def learned_pending_bids(model, view: View, deals: "Sequence[Sequence[int]]",
+                         cands: "Sequence[int]") -> "list[dict[int, list[int]]]":
+    """Every seat's bid in each sampled deal, for each of this seat's candidate bids, when the
+    seats still to bid bid as the learned trick model says (:class:`ohhell.bots.learned.TrickModel`):
+    each in turn takes the legal bid with the best expected score under its predicted trick
+    distribution, given its sampled hand and the bids before it (this seat's candidate among
+    them; a hooked dealer never the forbidden bid, through :func:`ohhell.tricks.hook_bid`).
+    Under simultaneous bidding a seat sees no earlier bid and the hook does not apply.
+    ``out[d][b]`` is the bids of deal ``d`` when this seat bids ``b``.  One batched pass of the
+    model per seat still to bid."""
+    import numpy as np
+
+    from .learned import feature_matrix, features
+    rules = view.rules
+    n, h, me = view.players, view.hand_size, view.seat
+    order = [(view.dealer + 1 + i) % n for i in range(n)]
+    simultaneous = rules.simultaneous_bidding
+    hook = rules.hook and not simultaneous
+    keys = [(d, b) for d in range(len(deals)) for b in cands]
+    bids = []
+    for d, b in keys:
+        bb = list(view.bids)
+        bb[me] = b
+        bids.append(bb)
+    # score[k, x]: the points of bidding x and taking k tricks, under this table's scoring
+    score = np.array([[hand_score(x, k, h, rules) for x in range(h + 1)] for k in range(h + 1)], dtype=np.float64)
+    for pos, s in enumerate(order):
+        if s == me or view.bids[s] is not None:
+            continue
+        rows = [features(deals[d][s], view.trump, view.trump_card, n, h, pos,
+                         () if simultaneous else [bb[t] for t in order[:pos]], hook)
+                for (d, _), bb in zip(keys, bids)]
+        P = model.predict_batch(feature_matrix(rows), [h] * len(rows))[:, :h + 1]
+        ev = P @ score
+        if hook and pos == n - 1:
+            for i, bb in enumerate(bids):
+                forbid = hook_bid(h, sum(bb[t] for t in order[:pos]))
+                if forbid is not None:
+                    ev[i, forbid] = -1e9
+        choice = ev.argmax(axis=1)
+        for bb, x in zip(bids, choice):
+            bb[s] = int(x)
+    out: list[dict[int, list[int]]] = [{} for _ in deals]
+    for (d, b), bb in zip(keys, bids):
+        out[d][b] = bb
+    return out
 
 
 def _bidding(view: View, legal, spread: float):
@@ -106,7 +154,11 @@ class ExpertBot(Bot):
     :param pool: at most this many sampled deals per decision.
     :param rollout: ``"heuristic"`` (default) or ``"random"`` rollouts.
     :param bid_search: ``"ismcts"`` (default) or ``"flat"`` (rollouts per candidate bid).
-    :param bid_model: how seats still to bid are modelled: ``"heuristic"`` or ``"random"``.
+    :param bid_model: how seats still to bid are modelled in the bid search: ``"heuristic"``
+        (default: the best bid under the heuristic's trick distribution, :func:`model_bid`),
+        ``"learned"`` (the best bid under the learned trick model, which reads the bids made
+        before each of them, this bot's candidate bid included: :func:`learned_pending_bids`;
+        needs NumPy) or ``"random"``.
     :param opponents: how the other seats play in the card search: ``"heuristic"``
         (in the tree, for their own score) or ``"random"``.
     :param one_card: bid one-card hands by the exact equilibrium of
@@ -155,7 +207,7 @@ class ExpertBot(Bot):
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
-                                     ("bid_model", bid_model, ("heuristic", "random")),
+                                     ("bid_model", bid_model, ("heuristic", "learned", "random")),
                                      ("opponents", opponents, ("heuristic", "random"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
@@ -165,6 +217,10 @@ class ExpertBot(Bot):
         self.play_slack = float(play_slack)
         self.bid_search = bid_search
         self.bid_model = bid_model
+        self._trick_model = None
+        if bid_model == "learned":
+            from .learned import shared_model
+            self._trick_model = shared_model()
         self.opponents = opponents
         self.bid_factor = max(1, int(bid_factor))
         self.search = search
@@ -363,9 +419,14 @@ class ExpertBot(Bot):
             if len(deals) >= pool or (len(deals) >= 8 and time.perf_counter() > deadline - 0.5 * self.seconds):
                 break
         base: dict[int, list] = {}
+        learned = (learned_pending_bids(self._trick_model, view, deals, cands)
+                   if self._trick_model is not None and pending else None)
 
         def start(d: int, b: int) -> HandState:
             hands = deals[d]
+            if learned is not None:
+                return HandState(hands, trump, leader, hand_size=h, bids=learned[d][b],
+                                 must_trump=rules.must_trump)
             bb = base.get(d)
             if bb is None:
                 bb = list(view.bids)
