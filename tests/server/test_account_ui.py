@@ -225,6 +225,9 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         expect(recent).to_have_attribute("href", f"/t/{table}/replay/1")
         expect(page.locator("#recent")).to_contain_text(f"{record['totals'][seat]} points")
         expect(page.locator("#recent")).to_contain_text("rated")
+        # the server's bots are marked as the table's seat panel marks them; no program played
+        expect(page.locator("#recent .pill.bot")).to_have_text(["bot: random", "bot: heuristic"])
+        expect(page.locator("#recent .pill.bot-account")).to_have_count(0)
     # the server analyses the game in the background: each page then shows the player's own
     # seat's points lost, a chart of them, and a link to the replay's analysis
     for seat, page in enumerate(pages):

@@ -328,6 +328,9 @@ def test_the_example_client_plays_a_whole_game_against_built_in_bots(db):
             assert all(None not in h["bids"] for h in record["hands"])
             page = httpx.get(srv.base + "/api/players/example").json()
             assert page["bot"] is True and page["games"] == 1
+            # its recent game marks every bot: its own seat a program's, the others the server's
+            assert page["recent"][0]["account_bots"] == [1]
+            assert page["recent"][0]["bots"] == ["heuristic", None, "random", "beginner"]
             board = httpx.get(srv.base + "/api/leaderboard?min_games=1").json()["rows"]
             assert [(r["username"], r["bot"]) for r in board] == [("example", True)]
             # a wrong token: the client says why and exits 1
@@ -411,6 +414,14 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         expect(page.locator("#desc")).to_contain_text("Clanky (bot)")
         page.keyboard.press("End")   # and so at every step
         expect(page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")).to_be_visible()
+        # its player page's recent game marks the bots as the table's seat panel does
+        page.goto(srv.base + "/players/Clanky")
+        game = page.locator("#recent li", has=page.locator(f"a[href='/t/{played}/replay/1']"))
+        mark = game.locator(".pill.bot-account")
+        expect(mark).to_have_text("bot account")
+        expect(mark).to_have_attribute("title", "a program playing through the bot API")
+        expect(game.locator(".pill.bot")).to_have_text(["bot: random"] * 3)
+        expect(game.locator("a").first).to_contain_text("Clanky")
 
         # revoking it on the account page: listed no more, refused at once
         page.goto(srv.base + "/account")
