@@ -105,7 +105,9 @@ async def main_async(args: argparse.Namespace, srv: ProcessServer) -> None:
         r = await c.post("/api/account/signup", json={"username": "bench", "password": PASSWORD},
                          headers={"origin": srv.base, "x-csrf-token": r.json()["csrf"]})
         assert r.status_code == 201, r.text
-        r = await c.post("/api/tables", json={"rules": {"players": 4}, "seats": [{"kind": "open"}] * 4})
+        r = await c.post("/api/tables", json={"rules": {"players": 4}, "seats": [{"kind": "open"}] * 4},
+                         headers={"origin": srv.base, "x-csrf-token": r.json()["csrf"]})   # it holds cookies
+        assert r.status_code == 201, r.text
         table = r.json()["id"]
         c.cookies.clear()
         one_by_one = [await sign_in(c, f"10.200.0.{i + 1}") for i in range(args.n)]

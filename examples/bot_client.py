@@ -3,6 +3,7 @@
     ohhell admin create-token mybot --name "example client"      # or: your account page
     export OHHELL_TOKEN=ohh_...
     python examples/bot_client.py --server ws://127.0.0.1:8000/ws --table TABLE_ID
+    python examples/bot_client.py --server ws://127.0.0.1:8000/ws --event EVENT_ID
 
 It connects with the token (``Authorization: Bearer``), says ``hello`` to the table, takes
 its first open seat (or the seat its account already holds there), and whenever the
@@ -12,6 +13,13 @@ itself.  The choice is a small plan of its own, since the frame carries the view
 not an :class:`ohhell.View` a built-in bot could read: bid the sure-looking winners, then
 win tricks while the bid is short and duck once it is made.  Replace :func:`choose` with
 your own bot.
+
+With ``--event`` it enters a duplicate event instead (docs/events.md): over HTTP, with the
+same token, it takes the event's first open seat (or ``--event-table`` / ``--seat``; both
+count from 0, as the API does) with ``POST /api/events/ID/join``, unless its account holds
+one already, waits for the organiser to start the event (``GET /api/events/ID`` every two
+seconds), then plays the one game of its table (``live[t].id``), where its account already
+holds the seat.
 
 Only the ``websockets`` package (a dependency of ``ohhell[server]``) and ``ohhell`` itself
 (to read card names) are needed.
@@ -25,6 +33,9 @@ import json
 import os
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import websockets
 
@@ -91,7 +102,7 @@ async def play(server: str, table: str, token: str, games: int = 1, seat: "int |
             if kind == "error":
                 print(f"server: {msg['code']}: {msg['message']}", file=sys.stderr)
                 if msg["code"] in ("no_table", "hello_first", "token_revoked", "no_seat", "seat_taken",
-                                   "reserved", "seated"):
+                                   "reserved", "seated", "event_player"):
                     return 1
                 if msg["code"] == "rate_limited" and pending is not None:
                     await asyncio.sleep(1.1)   # an ignored message is not answered: send it again
@@ -136,20 +147,132 @@ async def play(server: str, table: str, token: str, games: int = 1, seat: "int |
     return 1
 
 
+class Refused(Exception):
+    """An HTTP request the server answered with an error (``code`` and ``message`` its JSON's)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.status, self.code, self.message = status, code, message
+
+
+def http_base(server: str) -> str:
+    """The server's HTTP address from its websocket URL.
+
+    >>> http_base("wss://example.org/ohhell/ws")
+    'https://example.org/ohhell'
+    """
+    parts = urllib.parse.urlsplit(server)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    path = parts.path[:-len("/ws")] if parts.path.endswith("/ws") else parts.path
+    return urllib.parse.urlunsplit((scheme, parts.netloc, path.rstrip("/"), "", ""))
+
+
+def request(base: str, path: str, token: str, body: "dict | None" = None) -> dict:
+    """``GET`` (or, with a ``body``, ``POST``) ``path`` with the token; its JSON answer.
+
+    :raises Refused: an error answer.  :raises OSError: the server cannot be reached.
+    """
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    req = urllib.request.Request(base + path, data=data, headers=headers, method="GET" if data is None else "POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            return json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        try:
+            said = json.loads(e.read())
+        except ValueError:
+            said = {}
+        raise Refused(e.code, said.get("error", "http_error"), said.get("message", str(e.reason))) from None
+
+
+async def enter_event(server: str, event: str, token: str, table: "int | None" = None,
+                      seat: "int | None" = None, poll: float = 2.0) -> int:
+    """Take a seat in duplicate event ``event`` (the first open one, or at ``table`` /
+    ``seat``), wait for its start, then play its table's game; returns 0, or 1 when refused."""
+    base = http_base(server)
+    where = f"/api/events/{urllib.parse.quote(event, safe='')}"
+
+    async def ask(path: str = "", body: "dict | None" = None) -> dict:
+        return await asyncio.to_thread(request, base, where + path, token, body)
+
+    try:
+        ev = await ask()
+        mine = ev["you"]["seat"]   # [table, seat] when this token's account has entered already
+        for _ in range(5):         # (a seat someone takes meanwhile: the next open one)
+            if mine is not None:
+                break
+            if ev["status"] != "open":
+                print(f"the event is {ev['status']}: seats are taken before it starts", file=sys.stderr)
+                return 1
+            free = [(t, s) for t, row in enumerate(ev["seats"]) for s, e in enumerate(row)
+                    if e["kind"] == "open" and table in (None, t) and seat in (None, s)]
+            if not free:
+                print("no open seat in this event" + ("" if table is None and seat is None else " there"),
+                      file=sys.stderr)
+                return 1
+            try:
+                got = await ask("/join", {"table": free[0][0], "seat": free[0][1]})
+            except Refused as e:
+                if e.code != "seat_taken" or (table is not None and seat is not None):
+                    raise
+                ev = await ask()
+                continue
+            mine = [got["table"], got["seat"]]
+            print(f"entered event {event}: table {mine[0]}, seat {mine[1]} (counting from 0)")
+        if mine is None:
+            print("every seat tried was taken meanwhile", file=sys.stderr)
+            return 1
+        waiting = False
+        while True:
+            live = [x for x in ev["live"] if x["table"] == mine[0]]
+            if live:
+                break
+            if ev["status"] == "cancelled":
+                print("the event was cancelled before it started", file=sys.stderr)
+                return 1
+            if not waiting:
+                print("waiting for the organiser to start the event")
+                waiting = True
+            await asyncio.sleep(poll)
+            ev = await ask()
+    except Refused as e:
+        print(f"server: {e.code}: {e.message}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"cannot reach {base}: {e}", file=sys.stderr)
+        return 1
+    # an event's table plays one game; the account holds its seat there
+    return await play(server, live[0]["id"], token, 1, mine[1])
+
+
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="ws://127.0.0.1:8000/ws", help="the server's websocket URL")
-    ap.add_argument("--table", required=True, help="the table's id (the last part of /t/ID), or its URL")
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the table's id (the last part of /t/ID), or its URL")
+    where.add_argument("--event", help="a duplicate event's id (the last part of /events/ID), or its URL: "
+                                       "take a seat in it and play its table")
     ap.add_argument("--token", default=os.environ.get("OHHELL_TOKEN"),
                     help="the API token (default: $OHHELL_TOKEN; prefer the variable, a command line is "
                          "visible to other users of the machine)")
-    ap.add_argument("--seat", type=int, default=None, help="the seat to take (default: the first open one)")
+    ap.add_argument("--seat", type=int, default=None,
+                    help="the seat to take, from 0 (default: the first open one)")
+    ap.add_argument("--event-table", type=int, default=None,
+                    help="with --event: the event's table to sit at, from 0 (default: the first with an open seat)")
     ap.add_argument("--games", type=int, default=1, help="games to play (voting for a rematch after each)")
     args = ap.parse_args(argv)
     if not args.token:
         ap.error("give an API token: --token or $OHHELL_TOKEN (make one on your account page)")
-    table = args.table.rstrip("/").split("/t/")[-1].split("#")[0]
+    if args.event_table is not None and args.event is None:
+        ap.error("--event-table goes with --event")
     try:
+        if args.event is not None:
+            event = args.event.rstrip("/").split("/events/")[-1].split("#")[0]
+            return asyncio.run(enter_event(args.server, event, args.token, args.event_table, args.seat))
+        table = args.table.rstrip("/").split("/t/")[-1].split("#")[0]
         return asyncio.run(play(args.server, table, args.token, args.games, args.seat))
     except KeyboardInterrupt:
         return 130

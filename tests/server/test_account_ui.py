@@ -2,7 +2,8 @@
 ``ohhell serve``: sign up (claiming this browser's guest seat), see the name in the lobby,
 sign out, a wrong password, sign in again; the session cookie is never visible to scripts.
 Two players sign up, play a rated game with two bots on the table page (one by the keyboard,
-one by clicks), and see their ratings move and their statistics on their pages."""
+one by clicks), and see their ratings move and their statistics on their pages. The lobby
+creates tables with its page's CSRF token, for a guest and signed in."""
 
 from __future__ import annotations
 
@@ -41,6 +42,44 @@ def guest_seat(server) -> tuple[str, str]:
     # (Playwright's sync API runs a loop in this thread: the websocket client gets its own)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return table, pool.submit(asyncio.run, join()).result(30)
+
+
+def test_the_lobby_creates_tables_with_its_pages_csrf_token(browser, server):
+    """POST /api/tables from a browser needs the page's CSRF token: the lobby sends it, for a
+    guest and signed in, and says why when the server refuses a stale one."""
+    import httpx
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sent: list = []
+    page.on("request", lambda r: sent.append(r.headers.get("x-csrf-token"))
+            if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    try:
+        for who in ("a guest", "signed in"):
+            if who == "signed in":
+                token = context.request.get(server.base + "/api/account").json()["csrf"]
+                r = context.request.post(server.base + "/api/account/signup", headers={"x-csrf-token": token,
+                                         "origin": server.base}, data={"username": "Lobbyist", "password": PASSWORD})
+                assert r.status == 201, r.text()
+            page.goto(server.base + "/")
+            page.fill("#yourname", "Lou")
+            page.fill("#title", f"Made by {who}")
+            page.click("#create-button")
+            page.wait_for_url("**/t/*")
+            table = page.url.rsplit("/", 1)[1]
+            assert httpx.get(f"{server.base}/api/tables/{table}").json()["title"] == f"Made by {who}"
+            assert sent[-1] and len(sent[-1]) == 64, sent   # the page's token went with it
+        # a stale token (an old page, another browser's cookie): refused, and the form says why
+        page.route("**/api/account", lambda route: route.fulfill(json={"user": None, "csrf": "0" * 64}))
+        page.goto(server.base + "/")
+        page.fill("#yourname", "Lou")
+        page.click("#create-button")
+        expect(page.locator("#create-error")).to_contain_text("security token")
+        assert page.url == server.base + "/"
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 def test_sign_up_sign_out_and_sign_in(browser, server):
@@ -225,6 +264,9 @@ def test_two_players_play_a_rated_game_and_see_it_on_their_pages(browser, server
         expect(recent).to_have_attribute("href", f"/t/{table}/replay/1")
         expect(page.locator("#recent")).to_contain_text(f"{record['totals'][seat]} points")
         expect(page.locator("#recent")).to_contain_text("rated")
+        # the server's bots are marked as the table's seat panel marks them; no program played
+        expect(page.locator("#recent .pill.bot")).to_have_text(["bot: random", "bot: heuristic"])
+        expect(page.locator("#recent .pill.bot-account")).to_have_count(0)
     # the server analyses the game in the background: each page then shows the player's own
     # seat's points lost, a chart of them, and a link to the replay's analysis
     for seat, page in enumerate(pages):

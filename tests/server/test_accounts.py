@@ -290,6 +290,46 @@ def test_state_changing_requests_need_the_csrf_token(db):
         assert who(c) is None
 
 
+def test_a_browser_creates_a_table_only_with_its_pages_csrf_token(db):
+    """``POST /api/tables``: a request that carries cookies (a browser's) needs its page's token,
+    as every state-changing request does; a program, sending no cookie or its API token, none."""
+    body = {"rules": RULES, "seats": [{"kind": "open"}] * 4}
+    with ThreadServer(db) as srv, browser(srv) as guest, browser(srv) as member, browser(srv) as other:
+        signup(member, "tabler")
+        made = lambda: len(srv.manager.tables)   # noqa: E731
+        guest_token, member_token, others_token = csrf(guest), csrf(member), csrf(other)
+        for c in (guest, member):   # a guest's page has a token too (of its ohhell_csrf cookie)
+            for token in (None, "", "0" * 64, others_token):
+                r = post(c, "/api/tables", body, token)
+                assert r.status_code == 403 and r.json()["error"] == "csrf", (token, r.text)
+                assert "X-CSRF-Token" in r.json()["message"] and "reload the page" in r.json()["message"]
+            # the cookies without an Origin (no browser sends that; a script given them might)
+            with httpx.Client(base_url=srv.base, cookies=c.cookies) as bare:
+                r = bare.post("/api/tables", json=body)
+                assert r.status_code == 403 and r.json()["error"] == "csrf"
+            # another site's page: refused for its origin, whatever it sends (a form's text/plain body too)
+            for headers in ({"origin": "https://evil.example"}, {"origin": "null"},
+                            {"origin": "", "sec-fetch-site": "cross-site"}):
+                r = c.post("/api/tables", content=json.dumps(body).encode(),
+                           headers={"content-type": "text/plain", "x-csrf-token": csrf(c), **headers})
+                assert r.status_code == 403 and r.json()["error"] == "bad_origin", (headers, r.text)
+        assert made() == 0   # nothing was made
+        # with the page's token: made, for a guest and for a signed-in account alike
+        for c, token in ((guest, guest_token), (member, member_token)):
+            r = post(c, "/api/tables", body, token)
+            assert r.status_code == 201 and r.json()["url"].startswith("/t/"), r.text
+        assert made() == 2
+        # a program: no cookie, or its API token (even beside a cookie), needs no CSRF token
+        assert httpx.post(srv.base + "/api/tables", json=body).status_code == 201
+        api_token = post(member, "/api/account/tokens", {"name": "tables"}, csrf(member)).json()["token"]
+        r = httpx.post(srv.base + "/api/tables", json=body,
+                       headers={"authorization": f"Bearer {api_token}", "cookie": "ohhell_csrf=anything"})
+        assert r.status_code == 201, r.text
+        r = httpx.post(srv.base + "/api/tables", json=body, headers={"authorization": "Bearer ohh_wrong"})
+        assert r.status_code == 401 and r.json()["error"] == "bad_token"
+        assert made() == 4
+
+
 # --- seats --------------------------------------------------------------------------------------
 
 def test_one_account_never_acts_at_another_accounts_seat(db):

@@ -3,7 +3,8 @@
 revoked token refused at once, an open socket closed when its token is revoked), cookie sessions
 still refused without an Origin, bot accounts marked as bots in table frames, the lobby, the
 player page and the leaderboard, ``ohhell admin`` for tokens and bot accounts, and
-``examples/bot_client.py`` playing a whole game through the real ``ohhell serve``."""
+``examples/bot_client.py`` playing a whole game, and a duplicate event's table, through the
+real ``ohhell serve``."""
 
 from __future__ import annotations
 
@@ -328,6 +329,9 @@ def test_the_example_client_plays_a_whole_game_against_built_in_bots(db):
             assert all(None not in h["bids"] for h in record["hands"])
             page = httpx.get(srv.base + "/api/players/example").json()
             assert page["bot"] is True and page["games"] == 1
+            # its recent game marks every bot: its own seat a program's, the others the server's
+            assert page["recent"][0]["account_bots"] == [1]
+            assert page["recent"][0]["bots"] == ["heuristic", None, "random", "beginner"]
             board = httpx.get(srv.base + "/api/leaderboard?min_games=1").json()["rows"]
             assert [(r["username"], r["bot"]) for r in board] == [("example", True)]
             # a wrong token: the client says why and exits 1
@@ -336,6 +340,76 @@ def test_the_example_client_plays_a_whole_game_against_built_in_bots(db):
                                env=env, cwd=ROOT, timeout=60)
             assert p.returncode == 1 and "refused the connection (401)" in p.stderr and "Traceback" not in p.stderr
     finally:
+        srv.stop()
+
+
+def test_the_example_client_enters_a_duplicate_event_and_plays_its_table(db):
+    """``bot_client.py --event``: it takes a seat over HTTP before the start, waits, plays its
+    table's game through the real server; run again, it finds its seat (``you.seat``)."""
+    import time
+    srv = ProcessServer(db, "--bot-delay", "0.05").start()
+    client = None
+    try:
+        with browser(srv) as org, browser(srv) as c:
+            signup(org, "organiser")
+            r = post(c, "/api/account/signup", {"username": "eventbot", "password": PASSWORD, "bot": True}, csrf(c))
+            assert r.status_code == 201, r.text
+            token = new_token(c, "event client")["token"]
+            r = post(org, "/api/events", {"title": "Bot night", "tables": 2, "rules": {"players": 4},
+                                          "hand_sizes": [1, 2], "bot": "random", "away": None}, csrf(org))
+            assert r.status_code == 201, r.text
+            eid = r.json()["id"]
+            env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "OHHELL_TOKEN": token}
+            command = [sys.executable, "examples/bot_client.py", "--server", srv.ws_url]
+            client = subprocess.Popen(command + ["--event", f"{srv.base}/events/{eid}", "--event-table", "1"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            deadline = time.monotonic() + 60   # it enters before the start: the first open seat of table 2
+            while org.get(f"/api/events/{eid}").json()["seats"][1][0]["kind"] == "open":
+                assert client.poll() is None, client.communicate()
+                assert time.monotonic() < deadline, "the client did not enter the event"
+                time.sleep(0.2)
+            seats = org.get(f"/api/events/{eid}").json()["seats"]
+            assert seats[1][0] == {"name": "eventbot", "kind": "bot_account", "bot": True}
+            assert [e["kind"] for row in seats for e in row].count("open") == 7
+            assert post(org, f"/api/events/{eid}/start", {}, csrf(org)).status_code == 200
+            out, err = client.communicate(timeout=120)
+            assert client.returncode == 0, out + err
+            assert "entered event" in out and "table 1, seat 0" in out and "waiting for the organiser" in out, out
+            assert "game 1 over" in out, out
+            deadline = time.monotonic() + 60
+            while not (ev := org.get(f"/api/events/{eid}").json())["revealed"]:
+                assert time.monotonic() < deadline, "the event did not end"
+                time.sleep(0.2)
+            table = ev["live"][1]["id"]
+            record = httpx.get(f"{srv.base}/api/tables/{table}/games/1/record").json()
+            assert record["players"][0] == "eventbot" and record["account_bots"] == [0]
+            assert [sum(len(t["cards"]) for t in h["tricks"]) for h in record["hands"]] == [4, 8]   # every card
+            assert all(None not in h["bids"] for h in record["hands"])
+            ranked = {(e["table"], e["seat"]): e for e in ev["results"]["ranking"]}
+            assert ranked[(1, 0)]["name"] == "eventbot" and ranked[(1, 0)]["kind"] == "bot_account"
+            # asked with the token, the event says where the account sits
+            r = httpx.get(f"{srv.base}/api/events/{eid}", headers={"authorization": f"Bearer {token}"})
+            assert r.json()["you"]["seat"] == [1, 0]
+            # run again: it finds its seat at its table, whose game is over, and is done
+            p = subprocess.run(command + ["--event", eid], capture_output=True, text=True, env=env, cwd=ROOT,
+                               timeout=60)
+            assert p.returncode == 0 and "game 1 over" in p.stdout and "entered" not in p.stdout, p.stdout + p.stderr
+            # refused: an event that does not exist; a started one it did not enter; a bad token
+            p = subprocess.run(command + ["--event", "nope"], capture_output=True, text=True, env=env, cwd=ROOT,
+                               timeout=60)
+            assert p.returncode == 1 and "no_event" in p.stderr and "Traceback" not in p.stderr, p.stderr
+            r = post(c, "/api/account/signup", {"username": "latebot", "password": PASSWORD, "bot": True}, csrf(c))
+            late = {**env, "OHHELL_TOKEN": new_token(c, "late")["token"]}
+            p = subprocess.run(command + ["--event", eid], capture_output=True, text=True, env=late, cwd=ROOT,
+                               timeout=60)
+            assert p.returncode == 1 and "seats are taken before it starts" in p.stderr, p.stderr
+            p = subprocess.run(command + ["--event", eid, "--token", "ohh_wrong"], capture_output=True, text=True,
+                               env=env, cwd=ROOT, timeout=60)
+            assert p.returncode == 1 and "bad_token" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+            client.communicate()
         srv.stop()
 
 
@@ -411,6 +485,14 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         expect(page.locator("#desc")).to_contain_text("Clanky (bot)")
         page.keyboard.press("End")   # and so at every step
         expect(page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")).to_be_visible()
+        # its player page's recent game marks the bots as the table's seat panel does
+        page.goto(srv.base + "/players/Clanky")
+        game = page.locator("#recent li", has=page.locator(f"a[href='/t/{played}/replay/1']"))
+        mark = game.locator(".pill.bot-account")
+        expect(mark).to_have_text("bot account")
+        expect(mark).to_have_attribute("title", "a program playing through the bot API")
+        expect(game.locator(".pill.bot")).to_have_text(["bot: random"] * 3)
+        expect(game.locator("a").first).to_contain_text("Clanky")
 
         # revoking it on the account page: listed no more, refused at once
         page.goto(srv.base + "/account")

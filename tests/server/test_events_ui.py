@@ -3,7 +3,9 @@ lobby links to the list; an organiser creates an event with the form; a guest ta
 the event page; the organiser starts it; the guest's seat token reaches the table page's
 storage, and the guest plays through it (the other table, which plays the guest's cards, is
 not theirs to watch until the end: no link, and its page says why); the page shows the commitments, no card while the
-event runs, then the ranking, the hands and the revealed seed, which verifies the commitments.
+event runs, the results hand by hand (once the first hand is finished at every table, while
+the second is played: that hand's figures, exactly, and no card), then the ranking, the hands
+and the revealed seed, which verifies the commitments.
 No serious or critical axe-core violation, no sideways scroll on a phone.
 
 Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/event.png``.
@@ -18,6 +20,7 @@ import re
 import threading
 import time
 
+import httpx
 import pytest
 
 from ohhell import dealing
@@ -136,16 +139,73 @@ def test_an_event_from_the_form_to_the_results(browser, server):
         assert axe_problems(peek) == []
         peek.close()
 
+        first_hand, go_on = threading.Event(), threading.Event()
+        held: list[str] = []
+
         async def play():   # the guest plays with the token the event page stored for the table page
             c = Client(server.ws_url, table_id, token)
             await c.connect()
             assert c.state["you"]["seat"] == 1
+            # the first hand only: the second, dealt now, waits for the guest (still connected,
+            # so no away timer runs) while the page is looked at
+            while c.view is None or c.view["hand_index"] == 0:
+                v = c.view
+                if v is not None and v["legal"]:
+                    n = c.state["game"]["n"]
+                    await c.send({"type": "act", "action": v["legal"][0]})
+                    await c.wait(lambda m: m["type"] == "error" or (m["type"] == "state" and m["game"]
+                                                                    and m["game"]["n"] > n), timeout=30)
+                else:
+                    await c.recv(30)
+            held.extend(c.view["hand"])
+            first_hand.set()
+            while not go_on.is_set():
+                try:
+                    await c.recv(0.2)   # (read the frames meanwhile: an unread pile is disconnected)
+                except asyncio.TimeoutError:
+                    pass
             await play_out([c], lambda c, v: v["legal"][0], timeout=90)
             await c.close()
         worker = threading.Thread(target=lambda: outcome.append(asyncio.run(play()) or "done"))
         outcome: list[str] = []   # Playwright's sync API runs a loop in this thread: play in another
         worker.start()
-        worker.join(120)
+        try:
+            assert first_hand.wait(90), "the guest's first hand did not finish"
+            # hand by hand: the first hand is finished at every table (the bots' table is ahead),
+            # the second is being played at the guest's: the page shows hand 1's results, exactly,
+            # and no card (the second hand's are in the guest's hand, the first's deal too)
+            assert len(held) == 2
+            wait_text(guest, "#results-note", r"^1 of 2 hands finished at every table\.")
+            ev = httpx.get(f"{server.base}/api/events/{event_id}").json()
+            assert ev["status"] == "playing" and ev["results"]["hands_done"] == 1 and not ev["revealed"]
+            [hand] = ev["results"]["hands"]
+            games = [server.manager.tables[tb["id"]].game for tb in ev["live"]]
+            assert [g.hand_index for g in games if not g.is_over] == [1]   # the guest's table, in hand 2
+            for tb, g in zip(hand["tables"], games):   # the server's figures are the games' own
+                first = g.past_hands[0]
+                assert [(x["bid"], x["tricks"], x["score"]) for x in tb] == \
+                    list(zip(first.bids, first.tricks_won, first.scores))
+            for page in (guest, org):
+                if page is org:
+                    wait_text(org, "#results-note", r"^1 of 2 hands finished at every table\.")
+                tables = page.locator("#hands table")
+                assert tables.count() == 1
+                assert tables.locator("caption").inner_text() == "Hand 1 (1 card)"
+                for t, seats in enumerate(hand["tables"]):
+                    row = tables.locator("tbody tr").nth(t)
+                    assert row.locator("th").inner_text() == f"Table {t + 1}"
+                    assert row.locator("td").all_inner_texts() == [
+                        f"bid {x['bid']}, won {x['tricks']}: {x['score']} point{'' if x['score'] == 1 else 's'}"
+                        f" · {x['mp']:g} MP" for x in seats]
+                assert tables.locator("tbody tr").count() == 2
+                assert page.locator("#hands .deal").count() == 0
+                assert page.locator("#ranking tbody tr").count() == 6
+                text = page.locator("main").inner_text()
+                assert not CARD.search(text), f"a card on the page while the event runs: {CARD.search(text)[0]}"
+                assert "Gus" in page.locator("#ranking").inner_text()
+        finally:
+            go_on.set()
+            worker.join(120)
         assert outcome == ["done"], "the guest's game did not finish"
 
         wait_text(guest, "#ev-summary", "Over", timeout=90)

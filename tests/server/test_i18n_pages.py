@@ -421,7 +421,8 @@ PLAYER = {"username": "Zora", "since": 1764000000, "bot": True, "games": 12, "ha
                    "by_seat": {"1/3": {"bids": 20, "made": 11}, "3/3": {"bids": 20, "made": 11}}},
           "rating": {"mu": 27.1, "sigma": 5.2, "ordinal": 11.5, "games": 12},
           "history": [{"ordinal": 2.5}, {"ordinal": 5.25}, {"ordinal": 11.5}],
-          "recent": [{"table": "abc", "game": 1, "finished": 1764650000, "names": ["Zora", "Ann", "Bob"],
+          "recent": [{"table": "abc", "game": 1, "finished": 1764650000, "names": ["Zora", "Ann", "Expert bot"],
+                      "bots": [None, None, "expert"], "account_bots": [0],
                       "totals": [30, 20, 10], "points": 30, "place": 1, "players": 3, "rated": True,
                       "private": False, "replay": "/t/abc/replay/1"},
                      {"table": None, "game": 2, "finished": 1764660000, "names": ["Zora", None, None],
@@ -448,7 +449,7 @@ BOARD = {"players": None, "min_games": 5,
 
 
 def test_a_players_history_and_the_leaderboard_and_a_signed_in_account_in_every_language(browser, server, player):
-    names = {"Zora", "Ann, Bob", "Zora, Ann, Bob"}
+    names = {"Zora", "Ann", "Ann, Bob", "Zora, Ann, Bob"}
     problems = {}
     for lang in OTHERS:
         context = context_in(browser, server, lang)
@@ -458,6 +459,8 @@ def test_a_players_history_and_the_leaderboard_and_a_signed_in_account_in_every_
         try:
             page.goto(f"{server.base}/players/Zora")
             expect(page.locator("#recent li")).to_have_count(2)
+            expect(page.locator("#recent .pill.bot")).to_have_count(1)          # its bots, marked
+            expect(page.locator("#recent .pill.bot-account")).to_have_count(1)
             expect(page.locator("#chart svg")).to_have_count(1)
             expect(page.locator("#lost-chart svg")).to_have_count(1)           # the analyses' section
             expect(page.locator("#analysed-games tbody tr")).to_have_count(2)

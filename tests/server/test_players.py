@@ -145,6 +145,9 @@ def test_a_rated_game_over_the_server_reaches_the_players_pages(db):
         assert page["rating"]["games"] == 1 and page["rating"]["mu"] != 25.0
         assert len(page["history"]) == 1 and page["recent"][0]["replay"] == f"/t/{t['id']}/replay/1"
         assert page["recent"][0]["rated"] is True
+        # its bots are marked as the table marks them: the server's by level, no program's account
+        assert page["recent"][0]["bots"] == [None, None, "random", "random"]
+        assert page["recent"][0]["account_bots"] == []
         board = httpx.get(srv.base + "/api/leaderboard", params={"min_games": 1, "players": 4}).json()
         assert sorted(r["username"] for r in board["rows"]) == ["anna", "bert"]
         assert httpx.get(srv.base + "/api/leaderboard").json()["rows"] == []       # 5 games needed
@@ -161,7 +164,16 @@ def test_a_private_tables_games_show_no_link_and_no_other_names():
     [entry] = stats["recent"]
     assert entry["table"] is None and entry["replay"] is None and entry["private"]
     assert entry["names"] == ["u1", None, None, None]
+    assert entry["bots"] == [None] * 4 and entry["account_bots"] == []   # nor who the others were
     assert "secretid" not in repr(stats) and "u2" not in repr(stats)
+    # a program's own page says its seat was a bot account's; a person's says nothing of it
+    assert player_stats("u2", [g], bot_accounts={"u2"})["recent"][0]["account_bots"] == [1]
+    assert player_stats("u1", [g], bot_accounts={"u2"})["recent"][0]["account_bots"] == []
+    # at a public table every seat is marked: the server's bots by level, the programs' accounts
+    [g] = games_of_log("t2", a_log([("account", "u1"), ("account", "u2"), ("bot", "random"),
+                                    ("bot", "expert")]))
+    [entry] = player_stats("u1", [g], bot_accounts={"u2"})["recent"]
+    assert entry["bots"] == [None, None, "random", "expert"] and entry["account_bots"] == [1]
     history = rate_games([g]).history["u1"]
     assert "secretid" not in repr(history)
 

@@ -28,7 +28,8 @@ from ..rules import MAX_HAND_SIZE, NO_TRUMP_OPTIONS, PRESETS, SCHEDULES, Rules
 from .botpool import BotPool, bot_names, default_bot
 from .protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, VERSION, ClientMessage, ProtocolError, encode, \
     parse_client_message
-from .accounts import SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, AccountError, Accounts
+from .accounts import CSRF_HEADER, SIGNIN_FAILURES_PER_USER, SIGNIN_PER_ADDRESS, SIGNUP_PER_ADDRESS, AccountError, \
+    Accounts
 from .players import PlayerPages
 from .session import Connection, RateLimiter
 from .storage import Store, StoreError, _redact, open_store
@@ -302,6 +303,18 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         ip = request.client.host if request.client else "?"
         if not accounts.origin_ok(request):   # a page of another site may not create tables
             return _error(403, "bad_origin", "this request came from a page of another site; it was refused")
+        # CSRF (docs/server.md, *Accounts*): a request that carries cookies (a browser's) needs its
+        # page's token, as every state-changing request does; a program shows its API token
+        # (``Authorization: Bearer``, which no page of another site can send) or no cookie at all,
+        # and so holds nothing a forged request could ride on
+        token_user = await accounts.check_token(request)
+        if isinstance(token_user, AccountError):
+            return token_user.response()
+        if token_user is None and request.headers.get("cookie"):
+            try:
+                accounts.check_csrf(request, request.headers.get(CSRF_HEADER))
+            except AccountError as e:
+                return e.response()
         if create_limit:
             limiter = creators.get(ip)
             if limiter is None:

@@ -389,12 +389,17 @@ class Events:
         return await self._guard(request, go)
 
     async def show(self, request: Request) -> Response:
-        """``GET /api/events/{id}``: the event, its seats, its tables and its results so far."""
+        """``GET /api/events/{id}``: the event, its seats, its tables and its results so far
+        (``you``: the signed-in account's, or that of the ``Authorization: Bearer`` token)."""
         async def go(request: Request) -> Response:
             ev = await self._event(request)
             if ev is None:
                 return _error(404, "no_event", "there is no such event")
-            user = await self.accounts.current(request)
+            # a program asks with its API token (docs/bots-api.md): ``you.seat`` is its account's
+            token_user = await self.accounts.check_token(request)
+            if isinstance(token_user, AccountError):
+                raise token_user
+            user = token_user or await self.accounts.current(request)
             return JSONResponse(await self.describe(ev, user), headers={"cache-control": "no-store"})
         return await self._guard(request, go)
 

@@ -174,12 +174,18 @@ def _made(counts: dict, key: Any, made: bool) -> None:
     entry["made"] += int(made)
 
 
-def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20) -> dict:
+def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20,
+                 bot_accounts: "Iterable[str]" = ()) -> dict:
     """An account's statistics over ``games`` (those it did not sit in are skipped).
 
     ``bids.by_seat`` is keyed by the seat's place after the dealer: ``1`` bids first (the
     dealer's left), the dealer is ``n`` (the number of players), as ``"1/4"`` ... ``"4/4"``.
+    Each recent game marks its bots as the table does: ``bots[s]`` the level of the server's
+    bot that held seat ``s`` as the game started (``None``: a person), ``account_bots`` the
+    seats a bot account (``bot_accounts``, docs/bots-api.md) held; a private table's other
+    seats are left unsaid, as their names are.
     """
+    programs = set(bot_accounts)
     mine = sorted(((g, g.accounts.index(account)) for g in games if account in g.accounts),
                   key=lambda x: x[0].finished, reverse=True)
     hands = points = 0
@@ -205,6 +211,9 @@ def player_stats(account: str, games: Iterable[PlayedGame], recent: int = 20) ->
             "recent": [{"table": None if g.private else g.table_id, "game": g.number, "finished": g.finished,
                         "players": len(g.totals), "seat": seat,
                         "names": [n if i == seat or not g.private else None for i, n in enumerate(g.names)],
+                        "bots": [b if i == seat or not g.private else None for i, b in enumerate(g.bots)],
+                        "account_bots": [i for i, a in enumerate(g.accounts)
+                                         if a is not None and a in programs and (i == seat or not g.private)],
                         "totals": list(g.totals), "points": g.totals[seat], "place": _place(g, seat),
                         "rated": g.rated, "private": g.private, "replay": g.replay}
                        for g, seat in mine[:recent]]}
@@ -427,9 +436,10 @@ class PlayerPages:
         # being played at other tables until then)
         revealed: set[str] = getattr(self.manager, "events_revealed", set()) if self.manager is not None else set()
         shown = [g for g in games if g.event is None or g.event in revealed]
-        stats = player_stats(account, shown)
+        programs = await self.store.bot_accounts()   # the programs' accounts (docs/bots-api.md)
+        stats = player_stats(account, shown, bot_accounts=programs)
         analysed = analysis_stats(account, shown, await self._analyses(account))
-        bot = account in await self.store.bot_accounts()   # a program's account (docs/bots-api.md)
+        bot = account in programs
         return JSONResponse({"username": user["username"], "since": user["created"], "bot": bot, **stats,
                              "analysis": analysed,
                              "rating": ratings.current.get(account),

@@ -205,6 +205,7 @@ export function errorWords(err, names = []) {
     not_over: t("The game is not over yet."),
     slow_down: t("Too many requests: wait a moment and try again."),
     bad_origin: t("This request came from another site and was refused."),
+    csrf: t("This page's security token is missing or old: reload the page and try again."),
     bad_json: t("The server did not understand this message."),
     bad_type: t("The server did not understand this message."),
     bad_field: t("The server did not understand this message."),

@@ -110,7 +110,12 @@ async function create(event) {
   };
   $("create-button").disabled = true;
   try {
-    const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    // the page's CSRF token (docs/accounts.md), asked for just before the request: the page's
+    // first looks at /api/account (the header link's) may each set a fresh anonymous cookie, and
+    // only the token of the cookie the browser kept is good
+    const { csrf } = await api("/api/account", { credentials: "same-origin" });
+    const res = await api("/api/tables", { method: "POST", credentials: "same-origin",
+      headers: { "x-csrf-token": csrf || "" }, body: JSON.stringify(body) });
     store.set(`admin.${res.id}`, res.admin);
     store.set(`invites.${res.id}`, JSON.stringify(res.invites));
     if (name) store.set("name", name);

@@ -1,6 +1,7 @@
 // A player's page: figures, rating history (an SVG chart), points lost from the analyses of
 // their games (a chart of the same kind), bids made exactly, recent games. Everything comes
 // from the server's reading of the tables' logs and stored analyses (/api/players/NAME).
+import { botName, seatName } from "./common.js";
 import { date, dateTime, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -145,6 +146,25 @@ function analysed(a) {
   }
 }
 
+/**
+ * A recent game's players, each bot marked as the table's seat panel marks it
+ * (table/panels.js): a *bot: level* badge on a seat of the server's bots (``bots``), a *bot
+ * account* badge on a program's (``account_bots``, docs/bots-api.md).
+ */
+function players(g) {
+  const out = [];
+  g.names.forEach((n, i) => {
+    if (i) out.push(", ");
+    out.push(seatName(n));
+    const bot = (g.bots || [])[i];
+    if (bot) out.push(" ", text("span", t("bot: {level}", { level: botName(bot) }), { class: "pill bot" }));
+    if ((g.account_bots || []).includes(i)) {
+      out.push(" ", text("span", t("bot account"), { class: "pill bot-account", title: t("a program playing through the bot API") }));
+    }
+  });
+  return out;
+}
+
 function rows(id, entries, label) {
   const body = $(id).querySelector("tbody");
   for (const [k, e] of entries) {
@@ -198,7 +218,11 @@ async function start() {
   if (!data.recent.length) list.append(text("li", t("No finished games yet."), { class: "muted" }));
   for (const g of data.recent) {
     const li = document.createElement("li");
-    const a = g.replay ? text("a", `${g.names.join(", ")}`, { href: g.replay }) : text("span", t("A private table"));
+    let a = text("span", t("A private table"));
+    if (g.replay) {
+      a = text("a", "", { href: g.replay });
+      a.append(...players(g));
+    }
     const place = g.place === 1 ? t("won") : t("place {place} of {players}", { place: number(g.place), players: number(g.players) });
     const facts = [tn("{n} point", "{n} points", g.points), place];
     if (g.rated) facts.push(t("rated"));
