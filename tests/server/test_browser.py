@@ -293,7 +293,7 @@ def test_everyone_sees_the_away_countdown_and_the_takeover(browser, server, tmp_
         if not act_through_ui(ann, keyboard=True):
             time.sleep(0.05)
     notice = ann.inner_text("#away-1")
-    assert "Bob is away" in notice and "a random bot plays for them in" in notice
+    assert "Bob is away" in notice and "a bot (random) plays for them in" in notice
     assert "bot in" in ann.inner_text("#bidtable tr[data-seat='1']")
     # the seat at the table shows the away timer as a ring that runs down
     assert ann.locator("#seats .seat[data-seat='1'] .ring.timer").count() == 1
