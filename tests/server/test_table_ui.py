@@ -582,3 +582,61 @@ def test_the_score_table_fits_the_side_column_with_four_or_five_players(browser,
             assert size[0] <= size[1], (players, width, size)
             assert page.locator("#score-table tbody tr").count() == 3
             ctx.close()
+
+
+#: For each element: focus it from the keyboard and measure its focus outline's contrast against
+#: every colour that may lie behind the outline (the ancestors' backgrounds composited, each
+#: colour of a gradient taken on its own: the worst one counts).
+FOCUS_CONTRAST = """(selectors) => {
+  const parse = (s) => { const m = /rgba?\\(([^)]+)\\)/.exec(s); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const behind = (el, own) => {
+    const layers = [];
+    for (let n = own ? el : el.parentElement; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      const img = (cs.backgroundImage || "none").match(/rgba?\\([^)]+\\)/g);
+      if (img) { const cols = img.map(parse); layers.push(cols); if (cols.every((c) => c[3] === 1)) break; }
+      const c = parse(cs.backgroundColor);
+      if (c && c[3] > 0) { layers.push([c]); if (c[3] === 1) break; }
+    }
+    let under = [[255, 255, 255]];
+    for (const cols of layers.reverse()) under = cols.flatMap((c) => under.map((u) => over(c, u)));
+    return under;
+  };
+  return selectors.map((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return { sel, missing: true };
+    el.focus();
+    const cs = getComputedStyle(el);
+    const colour = parse(cs.outlineColor);
+    const worst = Math.min(...behind(el, parseFloat(cs.outlineOffset) < 0).map((b) => ratio(colour, b)));
+    return { sel, visible: el.matches(":focus-visible"), style: cs.outlineStyle, width: parseFloat(cs.outlineWidth),
+             colour: cs.outlineColor, ratio: Math.round(worst * 100) / 100 };
+  });
+}"""
+
+FOCUSABLE = [".skip", ".topbar select", "#settings summary", "#speed", "#four-colour", "#hand .card",
+             "#bids button.bid", "#chat input",
+             "#scores", "#invite input", "#invite button", ".rules-link"]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_focus_outlines_stand_out_against_what_lies_around_them(browser, server, width):
+    """docs/server.md says focus outlines meet WCAG 2.2 AA: each focusable kind on the table page
+    (the bars, the felt, the hand's dock, the settings, the side panels) shows a solid outline of
+    at least 2 px that has 3:1 contrast or more against every colour around it."""
+    ctx, page, errors = sit(browser, new_table(server, hand_sizes=(3,)), width)
+    page.wait_for_function("() => { const v = window.ohhell.state.game.view; return v.phase === 'bid' && v.legal.length; }",
+                           timeout=15000)
+    page.click("#settings summary")      # open, so that its controls can take the focus
+    page.keyboard.press("Tab")           # the keyboard's focus from now on (:focus-visible)
+    found = page.evaluate(FOCUS_CONTRAST, FOCUSABLE)
+    for f in found:
+        assert f["visible"] and f["style"] == "solid" and f["width"] >= 2, f
+        assert f["ratio"] >= 3, f
+    assert not errors, errors
+    ctx.close()
