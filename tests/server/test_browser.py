@@ -32,6 +32,7 @@ def server(tmp_path_factory):
 
 
 def shot(page, name: str, tmp: Path) -> None:
+    page.evaluate("() => document.querySelectorAll('.toast').forEach((t) => t.remove())")  # passing words, not the page
     page.screenshot(path=str(tmp / name), full_page=False)
     if SHOTS:
         page.screenshot(path=str(ROOT / SHOTS / name), full_page=False)
@@ -189,6 +190,7 @@ def test_two_people_two_bots_and_a_spectator_play_in_browsers(browser, server, t
         page.wait_for_selector("#fair-result.ok", timeout=15000)
         assert "✔" in page.inner_text("#fair-result")
     assert ann.locator("#standings li").count() == 4
+    ann.wait_for_function("() => !document.querySelector('#trick .card')")  # the last trick gone to its winner
     shot(ann, "game-over.png", tmp_path)
     ann.click("#rematch")
     ann.wait_for_selector("#rematch[disabled]")
