@@ -460,6 +460,12 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         expect(page.locator(f'li[data-table="{table}"]')).to_contain_text("Clanky (bot)")
         page.goto(f"{srv.base}/t/{table}")
         expect(page.get_by_text("bot account").first).to_be_visible()
+        # marked in the bid table and on its seat at the felt, as a program
+        expect(page.locator("#bidtable tr[data-seat='0'] .pill.bot-account")).to_have_text("bot account")
+        plate = page.locator("#seats .seat[data-seat='0'] .seat-tag.account")
+        expect(plate).to_have_text("bot account")
+        expect(plate).to_have_attribute("title", "a program playing through the bot API")
+        expect(page.locator("#seats .seat-tag.account")).to_have_count(1)
         page.goto(srv.base + "/players/Clanky")
         expect(page.locator("#name")).to_contain_text("bot account")
 
@@ -477,6 +483,11 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             pool.submit(asyncio.run, play()).result(90)
         assert httpx.get(f"{srv.base}/api/tables/{played}/games/1/record").json()["account_bots"] == [1]
+        # the table's game-over standings mark the program's line, and only its line
+        page.goto(f"{srv.base}/t/{played}")
+        expect(page.locator("#standings .pill.bot-account")).to_have_count(1)
+        expect(page.locator("#standings li", has=page.locator(".pill.bot-account"))).to_contain_text("Clanky")
+        expect(page.locator("#seats .seat[data-seat='1'] .seat-tag.account")).to_be_visible()
         page.goto(f"{srv.base}/t/{played}/replay/1")
         mark = page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")
         expect(mark).to_have_text("bot account")

@@ -32,6 +32,7 @@ def server(tmp_path_factory):
 
 
 def shot(page, name: str, tmp: Path) -> None:
+    page.evaluate("() => document.querySelectorAll('.toast').forEach((t) => t.remove())")  # passing words, not the page
     page.screenshot(path=str(tmp / name), full_page=False)
     if SHOTS:
         page.screenshot(path=str(ROOT / SHOTS / name), full_page=False)
@@ -189,6 +190,7 @@ def test_two_people_two_bots_and_a_spectator_play_in_browsers(browser, server, t
         page.wait_for_selector("#fair-result.ok", timeout=15000)
         assert "✔" in page.inner_text("#fair-result")
     assert ann.locator("#standings li").count() == 4
+    ann.wait_for_function("() => !document.querySelector('#trick .card')")  # the last trick gone to its winner
     shot(ann, "game-over.png", tmp_path)
     ann.click("#rematch")
     ann.wait_for_selector("#rematch[disabled]")
@@ -293,7 +295,7 @@ def test_everyone_sees_the_away_countdown_and_the_takeover(browser, server, tmp_
         if not act_through_ui(ann, keyboard=True):
             time.sleep(0.05)
     notice = ann.inner_text("#away-1")
-    assert "Bob is away" in notice and "a random bot plays for them in" in notice
+    assert "Bob is away" in notice and "a bot (random) plays for them in" in notice
     assert "bot in" in ann.inner_text("#bidtable tr[data-seat='1']")
     # the seat at the table shows the away timer as a ring that runs down
     assert ann.locator("#seats .seat[data-seat='1'] .ring.timer").count() == 1

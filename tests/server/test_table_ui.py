@@ -105,10 +105,12 @@ def new_table(server, players=4, hand_sizes=(4, 3), **rules) -> str:
     return server.base + r.json()["url"]
 
 
-def sit(browser, url, width, name="Ann", **context):
+def sit(browser, url, width, name="Ann", init: "str | None" = None, **context):
     phone = width < 500
     ctx = browser.new_context(viewport={"width": width, "height": WIDTHS.get(width, 900)}, is_mobile=phone,
                               has_touch=phone, **context)
+    if init:
+        ctx.add_init_script(init)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -156,6 +158,63 @@ def shrink(path) -> None:
     small.save(path, optimize=True)
 
 
+#: Logs each motion the page starts (Element.animate): which kind, how long, and whether the
+#: browser runs it (it is among document.getAnimations() once started).
+MOTION_LOG = """(() => {
+  window.__motions = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    const anim = animate.call(this, keyframes, options);
+    const kind = this.closest("#deck") ? "flip" : this.closest("#hand") || this.matches("#seats .backs") ? "deal"
+      : this.closest("#trick") ? (options.fill === "forwards" ? "collect" : "play") : this.matches("[data-won]") ? "pop" : "other";
+    window.__motions.push({kind, duration: options.duration, running: document.getAnimations().includes(anim)});
+    return anim;
+  };
+})()"""
+
+RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def card_words(card: str) -> str:
+    """A card in words, as a screen reader hears it: "queen of spades"."""
+    return f"{RANK_WORDS.get(card[0], card[0])} of {SUIT_WORDS[card[1]]}"
+
+
+def hook_sentence(v: dict, hook: dict, me: int) -> str:
+    """The bidding panel's sentence on the hook, in English."""
+    total, name = v["hand_size"], v["names"][v["dealer"]]
+    if hook["bid"] is None:
+        return (f"Hook: you deal and may not make the bids total {total}." if v["dealer"] == me
+                else f"Hook: {name} deals and may not make the bids total {total}.")
+    return (f"Hook: you deal and may not bid {hook['bid']} (the bids would total {total})." if v["dealer"] == me
+            else f"Hook: {name} deals and may not bid {hook['bid']} (the bids would total {total}).")
+
+
+def boxes_meet(a: dict, b: dict) -> bool:
+    """Whether two client rectangles overlap (by more than half a pixel each way)."""
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and \
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5
+
+
+RECTS = "els => els.map(e => e.getBoundingClientRect().toJSON())"
+
+
+def check_bidding_covers_nothing(page, width) -> None:
+    """The bidding panel covers no seat and no seat's cards; on a phone the docked hand and bids
+    leave your own seat's plate in view."""
+    seats = page.locator("#seats .seat").evaluate_all(RECTS)
+    if width > 720:
+        panel = page.locator("#bids").bounding_box()
+        panel = {"left": panel["x"], "top": panel["y"], "right": panel["x"] + panel["width"], "bottom": panel["y"] + panel["height"]}
+        for box in seats + page.locator("#seats .backs").evaluate_all(RECTS):
+            assert not boxes_meet(panel, box), (width, panel, box)
+    else:
+        dock = page.evaluate("() => document.getElementById('hand-area').getBoundingClientRect().top")
+        mine = page.locator("#seats .seat.bottom").evaluate("e => e.getBoundingClientRect().bottom")
+        assert mine <= dock + 0.5, (width, mine, dock)
+
+
 def check_blocked_card_says_why(page, width) -> bool:
     """On our turn to play, a card we may not play says why in the core's words, and
     choosing it sends nothing."""
@@ -180,11 +239,13 @@ def check_blocked_card_says_why(page, width) -> bool:
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_whole_game_at_each_width(browser, server, width):
-    url = new_table(server, hand_sizes=(5, 4), hook=True)
-    ctx, page, errors = sit(browser, url, width)
+    url = new_table(server, hand_sizes=(5, 4), hook=True, no_trump="never")  # a trump card to turn in hand 2
+    ctx, page, errors = sit(browser, url, width, init=MOTION_LOG)
     keyboard = width >= 1000
     seen: set[str] = set()
     blocked_done = False
+    hooks_checked = 0
+    result_checked = False
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, "the game did not finish"
@@ -210,6 +271,12 @@ def test_a_whole_game_at_each_width(browser, server, width):
                     if trump in suits:
                         assert suits[0] == trump
                         assert page.locator("#hand .card.trump").count() == suits.count(trump)
+                    # each card named in words for a screen reader
+                    labels = page.locator("#hand .card").evaluate_all("els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+                    for card, label in labels:
+                        assert label.startswith(card_words(card)), (card, label)
+                if phase == "bid":
+                    check_bidding_covers_nothing(page, width)
                 axe_clean(page, f"{phase} at {width}px")
                 if phase != "play":  # the lead: the same screen as play-trick, less to see
                     shot(page, f"table-{phase}-{width}.png")
@@ -217,6 +284,26 @@ def test_a_whole_game_at_each_width(browser, server, width):
                 break
             if not blocked_done:
                 blocked_done = check_blocked_card_says_why(page, width)
+            if v["phase"] == "bid":
+                # the bidding panel says, in English, which bid the hook forbids the dealer
+                st, note = page.evaluate("() => [window.ohhell.state, document.getElementById('bid-note').textContent]")
+                v = st["game"]["view"]
+                hook = st["game"]["explain"]["hook"]
+                assert hook is not None  # we bid before the dealer, or are the dealer
+                assert hook_sentence(v, hook, st["you"]["seat"]) in note, note
+                hooks_checked += 1
+                if v["hand_index"] == 1 and not result_checked:
+                    # the first hand's result: who made their bid, and the points
+                    shown = page.evaluate("""() => { const box = document.getElementById('hand-result');
+                        return box.hidden ? null : [...box.querySelectorAll('.results li')].map((li) => [li.className, li.innerText]); }""")
+                    h = v["past_hands"][0]
+                    assert shown is not None and len(shown) == 4, shown
+                    for s, (cls, text) in enumerate(shown):
+                        made = h["bids"][s] == h["tricks_won"][s]
+                        assert cls == ("made" if made else "missed"), (s, cls, h)
+                        assert (f"made {h['bids'][s]}" if made else f"bid {h['bids'][s]}, won {h['tricks_won'][s]}") in text, text
+                        assert f"+{h['scores'][s]}" in text and ("You" if s == 0 else v["names"][s]) in text
+                    result_checked = True
             n = st["game"]["n"]
             if v["phase"] == "bid":
                 legal = v["legal"]
@@ -244,10 +331,25 @@ def test_a_whole_game_at_each_width(browser, server, width):
             page.wait_for_function(f"() => window.ohhell.state.game.n > {n}", timeout=10000)
         else:
             time.sleep(0.05)
+    assert hooks_checked >= 2 and result_checked
     # the game-over screen: standings, who made their bids, no sideways scroll
     page.wait_for_selector("#standings li")
     assert page.locator("#standings li").count() == 4
     assert "made" in page.inner_text("#standings")
+    # the score table (a row per hand, the totals) and the chart of the running totals
+    v = state(page)["game"]["view"]
+    assert page.locator("#score-table tbody tr").count() == len(v["past_hands"]) == 2
+    assert page.locator("#score-table tfoot td").all_inner_texts() == [str(x) for x in v["totals"]]
+    for k, h in enumerate(v["past_hands"]):
+        cells = page.locator(f"#score-table tbody tr:nth-child({k + 1}) td").all_inner_texts()[3:]
+        assert [c.split()[-1] for c in cells] == [f"+{x}" for x in h["scores"]], cells
+    assert page.locator("#chart svg polyline").count() == 4
+    # every kind of motion ran: the deal, a card to the trick, the trick to its winner and
+    # (where the deck is on the felt) the trump card turning over
+    motions = page.evaluate("() => window.__motions")
+    kinds = {m["kind"] for m in motions}
+    assert {"deal", "play", "collect"} | ({"flip"} if width > 720 else set()) <= kinds, kinds
+    assert all(m["running"] and m["duration"] > 0 for m in motions), motions
     page.wait_for_selector("#fair-result.ok", timeout=15000)
     no_sideways_scroll(page)
     axe_clean(page, f"the game-over screen at {width}px")
@@ -305,7 +407,7 @@ def test_last_trick_on_demand_and_keyboard_only(browser, server):
 
 def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     url = new_table(server, hand_sizes=(3,))
-    ctx, page, errors = sit(browser, url, 1280)
+    ctx, page, errors = sit(browser, url, 1280, init=MOTION_LOG)
     page.click("#settings summary")
     page.check("#four-colour")
     page.select_option("#speed", "fast")
@@ -315,6 +417,25 @@ def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     page.click("#settings summary")
     assert page.is_checked("#four-colour") and page.input_value("#speed") == "fast"
     assert page.locator("#felt.four-colour").count() == 1
+    # the speed: a played card travels half as long at 'fast' as at 'normal'; at 'off' nothing
+    # moves at all (no motion of the page's, no CSS animation or transition either)
+    def plays_while(speed: str, going) -> list[int]:
+        page.select_option("#speed", speed)
+        if speed == "off":  # what moved before ends, and nothing starts again (the turn ring's pulse neither)
+            page.wait_for_function("() => window.ohhell.animations() + document.getAnimations().length === 0", timeout=5000)
+        start = page.evaluate("() => window.__motions.length")
+        running: list[int] = []
+        play_by_keyboard(page, going, pause=0.03,
+                         each=lambda: running.append(page.evaluate("() => window.ohhell.animations() + document.getAnimations().length")))
+        page.wait_for_timeout(300)
+        if speed == "off":
+            assert max(running, default=0) == 0 and page.evaluate("() => document.getAnimations().length") == 0
+        return [m["duration"] for m in page.evaluate(f"() => window.__motions.slice({start})") if m["kind"] == "play"]
+    fast = plays_while("fast", lambda v: v["phase"] == "bid" or len(v["tricks"]) < 1)
+    normal = plays_while("normal", lambda v: len(v["tricks"]) < 2)
+    off = plays_while("off", lambda v: v["phase"] != "over")
+    assert fast and normal and max(fast) < min(normal), (fast, normal)
+    assert off == []
     # in the four-colour deck clubs are green and diamonds blue; the suit symbol is always drawn
     colours = page.evaluate("""() => { const d = document.createElement('div');
         d.className = 'card face suit-C'; document.querySelector('#hand-area').append(d);
@@ -327,7 +448,7 @@ def test_settings_persist_and_reduced_motion_stops_all_motion(browser, server):
     assert page.is_disabled("#speed")
     counts = []
     play_by_keyboard(page, lambda v: v["phase"] != "over", pause=0.03,
-                     each=lambda: counts.append(page.evaluate("() => window.ohhell.animations()")))
+                     each=lambda: counts.append(page.evaluate("() => window.ohhell.animations() + document.getAnimations().length")))
     assert counts and max(counts) == 0
     assert not errors and not errors2, errors + errors2
     ctx.close()
@@ -423,8 +544,99 @@ def test_no_sideways_scroll_from_320_to_2560_with_seven_players(browser, server)
             assert box["left"] >= felt["x"] - 1 and box["right"] <= felt["x"] + felt["width"] + 1, (width, box)
         for box in page.locator("#hand .card").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
             assert box["left"] >= -1 and box["right"] <= width + 1, (width, box)
+        # no two seats' plates meet, and the trick covers none of them
+        plates = page.locator("#seats .seat").evaluate_all(RECTS)
+        trick = page.locator("#trick .card").evaluate_all(RECTS)
+        assert trick
+        for i, a in enumerate(plates):
+            for b in plates[i + 1:] + trick:
+                assert not boxes_meet(a, b), (width, a, b)
         if width == 320:
             shot(page, "table-seven-320.png")
     assert page.locator("#seats .seat").count() == 7
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_score_table_fits_the_side_column_with_four_or_five_players(browser, server):
+    """At 1280 and 1920 px the side column holds the whole score table of a finished game of
+    four or five players (ten cards a hand, so two-digit bids and points), with no scrolling."""
+    urls = {}
+    for players in (4, 5):
+        seats = [{"kind": "bot", "bot": "random"}] * players
+        r = httpx.post(server.base + "/api/tables", json={"rules": {"players": players, "hand_sizes": [10, 3, 1]},
+                                                          "seats": seats, "title": "Scores"})
+        urls[players] = r.json()
+    for players, t in urls.items():
+        deadline = time.monotonic() + 90
+        while httpx.get(f"{server.base}/api/tables/{t['id']}/games/1/record").status_code != 200:
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.2)
+        for width in (1280, 1920):
+            ctx = browser.new_context(viewport={"width": width, "height": WIDTHS[width]})
+            page = ctx.new_page()
+            page.goto(server.base + t["url"])
+            page.wait_for_selector("#score-table tfoot td")
+            page.locator("#scores").scroll_into_view_if_needed()
+            size = page.evaluate("() => { const s = document.getElementById('scores'); return [s.scrollWidth, s.clientWidth]; }")
+            assert size[0] <= size[1], (players, width, size)
+            assert page.locator("#score-table tbody tr").count() == 3
+            ctx.close()
+
+
+#: For each element: focus it from the keyboard and measure its focus outline's contrast against
+#: every colour that may lie behind the outline (the ancestors' backgrounds composited, each
+#: colour of a gradient taken on its own: the worst one counts).
+FOCUS_CONTRAST = """(selectors) => {
+  const parse = (s) => { const m = /rgba?\\(([^)]+)\\)/.exec(s); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const behind = (el, own) => {
+    const layers = [];
+    for (let n = own ? el : el.parentElement; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      const img = (cs.backgroundImage || "none").match(/rgba?\\([^)]+\\)/g);
+      if (img) { const cols = img.map(parse); layers.push(cols); if (cols.every((c) => c[3] === 1)) break; }
+      const c = parse(cs.backgroundColor);
+      if (c && c[3] > 0) { layers.push([c]); if (c[3] === 1) break; }
+    }
+    let under = [[255, 255, 255]];
+    for (const cols of layers.reverse()) under = cols.flatMap((c) => under.map((u) => over(c, u)));
+    return under;
+  };
+  return selectors.map((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return { sel, missing: true };
+    el.focus();
+    const cs = getComputedStyle(el);
+    const colour = parse(cs.outlineColor);
+    const worst = Math.min(...behind(el, parseFloat(cs.outlineOffset) < 0).map((b) => ratio(colour, b)));
+    return { sel, visible: el.matches(":focus-visible"), style: cs.outlineStyle, width: parseFloat(cs.outlineWidth),
+             colour: cs.outlineColor, ratio: Math.round(worst * 100) / 100 };
+  });
+}"""
+
+FOCUSABLE = [".skip", ".topbar select", "#settings summary", "#speed", "#four-colour", "#hand .card",
+             "#bids button.bid", "#chat input",
+             "#scores", "#invite input", "#invite button", ".rules-link"]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_focus_outlines_stand_out_against_what_lies_around_them(browser, server, width):
+    """docs/server.md says focus outlines meet WCAG 2.2 AA: each focusable kind on the table page
+    (the bars, the felt, the hand's dock, the settings, the side panels) shows a solid outline of
+    at least 2 px that has 3:1 contrast or more against every colour around it."""
+    ctx, page, errors = sit(browser, new_table(server, hand_sizes=(3,)), width)
+    page.wait_for_function("() => { const v = window.ohhell.state.game.view; return v.phase === 'bid' && v.legal.length; }",
+                           timeout=15000)
+    page.click("#settings summary")      # open, so that its controls can take the focus
+    page.keyboard.press("Tab")           # the keyboard's focus from now on (:focus-visible)
+    found = page.evaluate(FOCUS_CONTRAST, FOCUSABLE)
+    for f in found:
+        assert f["visible"] and f["style"] == "solid" and f["width"] >= 2, f
+        assert f["ratio"] >= 3, f
     assert not errors, errors
     ctx.close()

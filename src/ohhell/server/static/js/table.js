@@ -13,7 +13,7 @@ import { avatar, place, renderSeats, seatRect } from "./table/seats.js";
 import { activeCount, finishAll, flip, flyFrom, flyTo, ms, pop } from "./table/motion.js";
 import { patch, setHidden, setText } from "./table/dom.js";
 import { countdown, renderBidTable, renderEnd, renderFairness, renderInvite, renderScores, renderSeatActions } from "./table/panels.js";
-import { bindSettingsForm, onSettings, settings } from "./table/settings.js";
+import { bindSettingsForm, motionScale, onSettings, settings } from "./table/settings.js";
 import { sounds } from "./table/sound.js";
 import { onHelpError, onHint, renderHelp } from "./table/help.js";
 
@@ -245,10 +245,10 @@ function announceTable(prev, msg) {
       let text;
       const facts = { name: seat.name, bot: botName(seat.standin), seconds: number(after) };
       if (seat.standin_by === "timer") {
-        text = you ? t("You were away on your turn for {seconds} s, so a {bot} bot plays for you until you take your seat back.", facts)
-          : t("{name} was away on their turn for {seconds} s: a {bot} bot plays for them until they come back.", facts);
+        text = you ? t("You were away on your turn for {seconds} s, so a bot ({bot}) plays for you until you take your seat back.", facts)
+          : t("{name} was away on their turn for {seconds} s: a bot ({bot}) plays for them until they come back.", facts);
       } else {
-        text = you ? t("The creator let a {bot} bot play for you.", facts) : t("The creator let a {bot} bot play for {name}.", facts);
+        text = you ? t("The creator let a bot ({bot}) play for you.", facts) : t("The creator let a bot ({bot}) play for {name}.", facts);
       }
       toast(text, "info", 6000);
     } else if (!seat.standin && before.standin) {
@@ -305,6 +305,8 @@ function render() {
   once("fair", game() && JSON.stringify([game().number, game().seed, v.hand_index, v.phase]), renderFairness);
   renderLastTrick();
   renderHandResult();
+  // animation off (or reduced motion): the CSS motion stops too (the turn ring's pulse, a card's lift)
+  document.body.classList.toggle("no-motion", motionScale() === 0);
   $("felt").classList.toggle("four-colour", settings.fourColour);
   $("hand-area").classList.toggle("four-colour", settings.fourColour);
 }
@@ -382,6 +384,7 @@ function renderTable() {
   }
   const felt = $("felt");
   felt.dataset.players = String(players);
+  felt.classList.toggle("many", players >= 6);
   felt.classList.toggle("bidding", !!(v && v.phase === "bid"));
   felt.classList.toggle("over", !!(v && v.phase === "over"));
   renderSeats($("seats"), {
@@ -479,7 +482,7 @@ function renderNotices() {
     if (takeoverLeft(seat) === null) continue;
     const bot = botName(ctx.state.table.away ? ctx.state.table.away.bot : "");
     box.push(el("div", { class: "notice away", id: `away-${seat.seat}` },
-      countdown(seat, t("{name} is away. Unless they come back, a {bot} bot plays for them in # s.", { name: seat.name, bot }))));
+      countdown(seat, t("{name} is away. Unless they come back, a bot ({bot}) plays for them in # s.", { name: seat.name, bot }))));
   }
   patch($("notices"), box);
 }
@@ -636,8 +639,8 @@ function bidPanel(v, s, legal) {
       ? (you ? t("Hook: you deal and may not make the bids total {total}.", facts) : t("Hook: {name} deals and may not make the bids total {total}.", facts))
       : (you ? t("Hook: you deal and may not bid {bid} (the bids would total {total}).", facts) : t("Hook: {name} deals and may not bid {bid} (the bids would total {total}).", facts)));
   }
-  if (canBid) lines.push(t("Type a number to bid."));
-  box.push(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" ")));
+  box.push(el("p", { class: "bid-note", id: "bid-note" }, lines.join(" "),
+    canBid ? el("span", { class: "keys-note" }, " " + t("Type a number to bid.")) : null));
   return box;
 }
 

@@ -35,7 +35,7 @@ export function renderBidTable() {
     const tags = [];
     if (v && v.dealer === i && v.phase !== "over") tags.push(el("span", { class: "pill dealer" }, t("dealer")));
     if (seat.kind === "bot") tags.push(el("span", { class: "pill" }, t("bot: {level}", { level: botName(seat.bot) })));
-    if (seat.account_bot) tags.push(el("span", { class: "pill", title: t("a program playing through the bot API") }, t("bot account")));
+    if (seat.account_bot) tags.push(el("span", { class: "pill bot-account", title: t("a program playing through the bot API") }, t("bot account")));
     if (seat.standin) tags.push(el("span", { class: "pill", title: seat.standin_by === "timer" ? t("away too long on their turn") : t("put in by the creator") },
       seat.standin_by === "timer" ? t("away: bot plays") : t("bot stands in")));
     if (takeoverLeft(seat) !== null) tags.push(el("span", { class: "pill away" }, countdown(seat, t("bot in # s"))));
@@ -111,7 +111,7 @@ export function renderSeatActions() {
   }
   const away = tb.away;
   box.push(el("p", { class: "small muted", id: "away-setting" }, away
-    ? t("Away timer: a player away for {seconds} s on their turn gets a {bot} bot until they come back.", { seconds: number(away.after), bot: botName(away.bot) })
+    ? t("Away timer: a player away for {seconds} s on their turn gets a bot ({bot}) until they come back.", { seconds: number(away.after), bot: botName(away.bot) })
     : t("Away timer off: the table waits for players who leave (the creator can let a bot play for them).")));
   patch($("seat-actions"), box);
 }
@@ -122,7 +122,7 @@ export function renderScores() {
   const v = view();
   if (!v) { patch(box, [el("p", { class: "muted" }, t("No hand has been played yet."))]); patch(chartBox, []); return; }
   const head = el("tr", {}, el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Cards")), el("th", { scope: "col" }, t("Trump")),
-    v.names.map((n) => el("th", { scope: "col" }, n)));
+    v.names.map((n) => el("th", { scope: "col", title: n }, el("span", { class: "nm" }, n))));
   const body = el("tbody");
   const totals = new Array(v.players).fill(0);
   v.past_hands.forEach((h, k) => {
@@ -169,6 +169,7 @@ export function renderEnd() {
   if (box.hidden) return;
   clear(box);
   const order = v.totals.map((t, s) => [t, s]).sort((a, b) => b[0] - a[0]);
+  const seats = ctx.state.table.seats;
   const humans = ctx.state.table.seats.filter((s) => s.kind === "human" && !s.standin).length;
   const votes = ctx.state.table.votes;
   const s = me();
@@ -178,7 +179,8 @@ export function renderEnd() {
     el("ol", { class: "standings", id: "standings" }, order.map(([total, seat], k) =>
       el("li", { class: v.winners.includes(seat) ? "winner" : "" },
         el("span", { class: "place" }, `${number(k + 1)}.`), avatar(v.names[seat], "small"),
-        el("span", { class: "nm" }, v.names[seat] + (seat === s ? " " + t("(you)") : "")),
+        el("span", { class: "nm" }, v.names[seat] + (seat === s ? " " + t("(you)") : ""),
+          seats[seat] && seats[seat].account_bot ? el("span", { class: "pill bot-account", title: t("a program playing through the bot API") }, t("bot account")) : null),
         el("span", { class: "made" }, tn("made {made} of {n} bid", "made {made} of {n} bids", v.past_hands.length, { made: number(made[seat]) })),
         el("span", { class: "pts" }, tn("{n} point", "{n} points", total))))));
   const actions = el("div", { class: "seat-actions" });

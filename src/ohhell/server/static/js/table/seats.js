@@ -19,6 +19,20 @@ export function place(seat, base, players) {
   return { x: Math.cos(angle), y: Math.sin(angle) };
 }
 
+/** Where seat ``seat`` sits on a phone at a table of six or seven (table.css, ``.felt.many``):
+ * the others up a column on your left, along a row on top and down a column on your right,
+ * so that no two seats' plates meet on a narrow felt.  Elsewhere, ``place``. */
+export function placeNarrow(seat, base, players) {
+  if (players < 6) return place(seat, base, players);
+  const k = (seat - base + players) % players;
+  if (k === 0) return { x: 0, y: 1 };
+  const spots = players === 6
+    ? [[-1, 0.3], [-1, -0.35], [0, -1], [1, -0.35], [1, 0.3]]
+    : [[-1, 0.3], [-1, -0.35], [-0.4, -1], [0.4, -1], [1, -0.35], [1, 0.3]];
+  const [x, y] = spots[k - 1];
+  return { x, y };
+}
+
 /** A stable colour for a name (an HSL hue from a string hash), dark enough for white text. */
 export function hue(name) {
   let h = 2166136261;
@@ -59,6 +73,7 @@ export function renderSeats(box, info) {
     const seat = info.seats[s];
     const name = info.names[s];
     const { x, y } = place(s, base, players);
+    const narrow = placeNarrow(s, base, players);
     const mine = s === info.me;
     const acting = info.acting.includes(s);
     const classes = ["seat"];
@@ -93,6 +108,9 @@ export function renderSeats(box, info) {
     if (dealer) words.push(t("dealer"));
     if (acting) words.push(v && v.phase === "bid" ? t("to bid") : t("to play"));
     if (timer) words.push(t("away: a bot plays in {seconds} s", { seconds: number(Math.ceil(timer.left)) }));
+    // a program playing through the bot API (an account marked as a bot) says so, as in the
+    // bid table, the standings, the lobby and the replay
+    const account = seat.account_bot ? el("span", { class: "seat-tag account", title: t("a program playing through the bot API") }, t("bot account")) : null;
     const tag = seat.kind === "bot" ? null : seat.standin ? t("bot stands in") : seat.kind === "human" && !seat.connected ? t("away") : null;
     const plate = el("div", { class: classes.join(" "), "data-seat": s },
       el("span", { class: "avatar-wrap" }, ring, avatar(name),
@@ -100,6 +118,7 @@ export function renderSeats(box, info) {
         seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? t("connected") : t("not connected"), "aria-hidden": "true" }) : null),
       el("span", { class: "seat-text" },
         el("span", { class: "seat-name" }, name, mine ? el("span", { class: "you" }, " " + t("(you)")) : null),
+        account,
         tag ? el("span", { class: "seat-tag" }, tag) : null,
         line, st,
         words.length ? el("span", { class: "sr-only" }, ", " + words.join(", ")) : null,
@@ -107,6 +126,8 @@ export function renderSeats(box, info) {
       backs);
     plate.style.setProperty("--x", x.toFixed(3));
     plate.style.setProperty("--y", y.toFixed(3));
+    plate.style.setProperty("--nx", narrow.x.toFixed(3));
+    plate.style.setProperty("--ny", narrow.y.toFixed(3));
     plates.push(plate);
   }
   patch(box, plates);
