@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["score_table", "score_table_from_record", "render_view", "render_game", "format_cards",
            "seat_label", "card_words", "explain_illegal", "suit_name", "status_words", "describe_rules",
            "flag_label", "plan_words", "no_trump_words", "bid_summary_words", "variant_words", "undo_words",
-           "bids_range", "entry_words", "rules_words"]
+           "bids_range", "entry_words", "rules_words", "help_used_words", "account_bot_seats"]
 
 
 def seat_label(seat: int) -> str:
@@ -215,6 +215,37 @@ def undo_words(what: str) -> str:
     hand, name, verb, n = m.groups()
     return (_("hand {hand}: {name} bid {n}") if verb == "bid" else _("hand {hand}: {name} won {n}")).format(
         hand=hand, name=name, n=n)
+
+
+def help_used_words(record: dict, names: Sequence[str]) -> "str | None":
+    """Who used help in a game, from its record's ``help`` (docs/interfaces.md): ``Help used:
+    Ann: 2 hints, 1 undo``, or ``None`` when nobody did (or the record says nothing of help).
+    A ``help`` that does not fit the game is ignored."""
+    data = record.get("help")
+    if not isinstance(data, list) or len(data) != len(names):
+        return None
+    parts = []
+    for s, h in enumerate(data):
+        if not isinstance(h, dict):
+            return None
+        hints, undos = h.get("hints", 0), h.get("undos", 0)
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (hints, undos)):
+            return None
+        if hints or undos:
+            parts.append(_("{name}: {hints}, {undos}").format(
+                name=names[s], hints=ngettext("{n} hint", "{n} hints", hints).format(n=hints),
+                undos=ngettext("{n} undo", "{n} undos", undos).format(n=undos)))
+    return _("Help used: {list}").format(list="; ".join(parts)) if parts else None
+
+
+def account_bot_seats(record: dict, players: int) -> set[int]:
+    """The seats that bot accounts (programs, through the bot API) played, from the record's
+    ``account_bots`` (written by the server; docs/interfaces.md); entries that are not seats
+    of the game are ignored."""
+    data = record.get("account_bots")
+    if not isinstance(data, list):
+        return set()
+    return {s for s in data if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players}
 
 
 def entry_words(error: "EntryError | str", *, lang: "str | None" = None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -169,12 +170,23 @@ def _check(game: Game, a: GameAnalysis) -> None:
                 assert r.get("luck_from") == (mistakes[0] if mistakes else None)
                 if not mistakes:
                     assert r["luck"] == r["score"]
+                # Luck's sampling error is that of the later cards' estimated gains: none
+                # without a mistake (luck is the score then), and skill's is the same.
+                assert r["luck_se"] >= 0 and r["skill_se"] == r["luck_se"]
+                if not mistakes:
+                    assert r["luck_se"] == 0
+            ds = [d for d in h["decisions"] if d["seat"] == r["seat"]]
+            assert r["lost_se"] == pytest.approx(math.sqrt(sum(d["loss_se"] ** 2 for d in ds)), abs=2e-3)
             if "score" in r:
                 # score = cards - points lost + fall, hand by hand
                 assert r["score"] == pytest.approx(r["cards"] - r["lost_bid"] - r["lost_play"] + r["fall"], abs=3e-3)
                 bid = next(d for d in h["decisions"] if d["kind"] == "bid" and d["seat"] == r["seat"])
                 if not bid.get("forced"):
                     assert r["cards"] == max(v["mean"] for v in bid["values"])
+                    # fall = score - (the taken bid's value) + lost_play: its error is the
+                    # taken bid's value's and the play losses' (each decision sampled apart)
+                    taken_se = next(v["se"] for v in bid["values"] if v["action"] == bid["action"])
+                    assert r["fall_se"] == pytest.approx(math.hypot(taken_se, r["lost_play_se"]), abs=3e-3)
     for s, row in enumerate(a.seats):
         assert row["lost"] == pytest.approx(row["lost_bid"] + row["lost_play"], abs=2e-3)
         assert row["score"] == sum(h.scores[s] for h in game.past_hands)
@@ -183,6 +195,10 @@ def _check(game: Game, a: GameAnalysis) -> None:
         if game.is_over:
             assert row["score"] == pytest.approx(row["cards"] - row["lost"] + row["fall"], abs=0.05)
             assert row["skill"] == pytest.approx(row["score"] - row["luck"], abs=2e-3)
+            done = [h["seats"][s] for h in a.hands if "score" in h["seats"][s]]
+            for key in ("luck_se", "fall_se"):   # hands are sampled apart: variances add up
+                assert row[key] == pytest.approx(math.sqrt(sum(r[key] ** 2 for r in done)), abs=3e-3)
+            assert row["skill_se"] == row["luck_se"]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -216,3 +232,31 @@ def test_a_seat_annotations_do_not_change_with_the_cards_hidden_from_it():
         game.apply(game.legal_actions()[0])
         out.append(analyze_game(game, samples=20, luck=False).hands[0]["decisions"][0])
     assert out[0] == out[1] and out[0]["seat"] == first
+
+
+def test_a_later_cards_gain_has_the_paired_error_of_its_two_losses():
+    # Luck adds, at each card after the seat's first mistake, loss - loss_policy: the
+    # per-deal differences behind its standard error average to exactly that gain.
+    import random
+    from ohhell.bots.heuristic import HeuristicBot
+    from ohhell.coach.analysis import _gain_se, _label
+    from ohhell.coach.evaluate import _weighted_mean_se, evaluate
+    g = Game(Rules(4, hand_sizes=[5]), seed=3)
+    play_game(g, [make("beginner", seed=s) for s in range(4)])
+    seen = 0
+    replay = Game.from_deals(g.rules, {0: (g.past_hands[0].deal, g.past_hands[0].trump_card)},
+                             seed=g.seed, dealer=g.past_hands[0].dealer)
+    for seat, action in g.actions():
+        view = replay.view(seat)
+        if view.phase == "play" and len(view.legal_actions()) > 1:
+            ev = evaluate(view, 40, random.Random(seen))
+            taken, pi = ev.index(action), ev.index(HeuristicBot().decide(view).action)
+            gain = ev.crossfit_loss(taken)[0] - ev.loss(taken, pi)[0]
+            pol = [r[pi] - r[taken] for r in ev.returns] if pi != taken else [0.0] * len(ev.returns)
+            diffs = [x - y for x, y in zip(ev.crossfit_diffs(taken), pol)]
+            mean, se = _weighted_mean_se(diffs, ev.weights)
+            assert mean == pytest.approx(gain, abs=1e-9)
+            assert _gain_se(ev, action, _label(ev.actions[pi])) == pytest.approx(se)
+            seen += 1
+        replay.apply(action, seat)
+    assert seen >= 5

@@ -83,3 +83,51 @@ def test_the_page_renders_in_a_browser(analysis, browser, tmp_path):
     assert EVIL in page.locator("table").first.inner_text()
     assert not errors and not dialogs
     page.close()
+
+
+def _strip_errors(data):
+    """An analysis as made before luck, skill, fall and each hand's points lost had errors."""
+    import copy
+    out = copy.deepcopy(data)
+    for row in out["seats"]:
+        for key in ("luck_se", "skill_se", "fall_se"):
+            row.pop(key, None)
+    for row in (r for h in out["hands"] for r in h["seats"]):
+        for key in ("luck_se", "skill_se", "fall_se", "lost_se"):
+            row.pop(key, None)
+    return out
+
+
+def test_every_estimate_in_the_table_and_the_page_has_its_interval():
+    import json
+    from pathlib import Path
+    from ohhell.coach import GameAnalysis, analysis_of
+    from ohhell.coach.evaluate import Z95
+    from ohhell.coach.report import summary_rows
+    from ohhell.i18n import format_number
+    golden = json.loads((Path(__file__).resolve().parents[1] / "data" / "coach-golden-3.json").read_text())
+    analysis = analysis_of(golden)
+    pm = lambda se: f"± {format_number(Z95 * se, 1)}"
+    rows = summary_rows(analysis)
+    for s, row in zip(analysis.seats, rows):
+        # fall is an estimate (it holds the sampled cards and play losses): always with ±
+        assert row["fall"].endswith(pm(s["fall_se"]))
+        # luck and skill where sampled (the later cards' gains), bare where exact (no mistake)
+        for key in ("luck", "skill"):
+            assert row[key].endswith(pm(s[f"{key}_se"])) if s[f"{key}_se"] else "±" not in row[key]
+    assert any(s["luck_se"] for s in analysis.seats) and not all(s["luck_se"] for s in analysis.seats)
+    text = text_report(analysis)
+    for h in analysis.hands:                             # the hand table: each seat's loss with ±
+        for r in h["seats"]:
+            if r["lost_se"]:
+                assert pm(r["lost_se"]) in text
+            if r.get("luck_se"):
+                assert f"({format_number(r['luck'], 1)} {pm(r['luck_se'])})" in text.replace("luck ", "")
+    page = html_report(analysis)
+    for row in rows:
+        assert f"<td>{row['fall']}</td>" in page and f"<td>{row['luck']}</td>" in page
+    # Analyses made before these errors were written still load and show, without ±.
+    old = GameAnalysis.from_dict(_strip_errors(analysis.to_dict()))
+    for row in summary_rows(old):
+        assert "±" not in row["fall"] and "±" not in row["luck"] and "±" not in row["skill"]
+    assert text_report(old) and html_report(old)

@@ -91,6 +91,21 @@ def test_progress_then_the_chart_and_the_mistakes_each_only_up_to_the_step(brows
     # At the end: every hand, and every mistake listed and marked.
     page.evaluate(f"window.ohhellReplay.show({steps - 1})")
     assert page.locator("#lost-table tbody tr").count() == 3
+    # Every sampled figure with its 95% interval: each seat's points lost per hand and in all,
+    # and its expected score (docs/coach.md).
+    cells = page.locator("#lost-table tbody td")
+    for i, r in enumerate(r for h in analysis["hands"] for r in h["seats"]):
+        assert ("±" in cells.nth(i).inner_text()) == (1.96 * r["lost_se"] >= 0.05)
+    foot = page.locator("#lost-table tfoot tr")
+    expected_cells = foot.nth(1).locator("td")
+    for s in range(3):
+        rows = [h["seats"][s] for h in analysis["hands"]]
+        lost_se = sum(r["lost_se"] ** 2 for r in rows) ** 0.5
+        cards_se = sum(r["cards_se"] ** 2 for r in rows) ** 0.5    # 0 where every sample agreed
+        assert ("±" in foot.nth(0).locator("td").nth(s).inner_text()) == (1.96 * lost_se >= 0.05)
+        text = expected_cells.nth(s).inner_text()
+        assert " / " in text and (" ± " in text) == (1.96 * cards_se >= 0.05)
+    assert "±" in page.inner_text("#lost-table tfoot")
     mistakes = [(h, d) for h in analysis["hands"] for d in h["decisions"] if d["mistake"]]
     assert page.locator("#mistake-marks .mark").count() == len(mistakes)
     items = page.locator("#mistake-list li button.linkish")

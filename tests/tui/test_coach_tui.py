@@ -306,3 +306,38 @@ def test_no_annotation_shows_a_card_hidden_from_the_seat_shown(golden):
             await pilot.press("q")
 
     asyncio.run(main())
+
+
+def test_the_summary_and_the_hand_losses_give_every_estimate_its_interval(golden):
+    # Luck, skill and fall are estimates (docs/coach.md): each with its 95% interval, where it
+    # was sampled; a seat that made no mistake has its luck exact, with no interval.
+    a = analysis_of(golden)
+    bob = a.seats[1]
+    assert bob["luck_se"] > 0 and a.seats[0]["luck_se"] == 0
+
+    def pm(x: float, se: float, sign: bool = False) -> str:
+        text = (f"{x:+.1f}" if sign else f"{x:.1f}")
+        return f"{text} ± {1.96 * se:.1f}"
+
+    async def main():
+        app = ReplayApp([golden], source="golden")
+        async with app.run_test(size=(150, 48)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.press("a")
+            text = screen_text(app)
+            assert pm(bob["luck"], bob["luck_se"]) in text
+            assert pm(bob["skill"], bob["skill_se"], sign=True) in text
+            for s in a.seats:
+                assert pm(s["fall"], s["fall_se"], sign=True) in text
+                assert pm(s["cards"], s["cards_se"]) in text
+            assert "± is a 95% interval (sampling)." in text
+            await pilot.press("escape")
+            await pilot.press("home")
+            await pilot.press("right")
+            await pilot.press("right")      # Ann's bid, hand 1: her points lost with their interval
+            d = a.hands[0]["decisions"][1]
+            assert f"Ann {d['loss']:.1f} ± {1.96 * d['loss_se']:.1f}" in coach_text(app)
+            await pilot.press("q")
+
+    asyncio.run(main())

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print(bot_listing())
         return 0
     try:
-        from ..tui.play import PlayApp, PlayOptions, default_save_path, default_settings, load_saved_game
+        from ..tui.play import PlayApp, PlayOptions, default_save_path, default_settings, load_saved
     except ImportError as e:  # pragma: no cover - depends on the installation
         print(_("ohhell play needs the terminal extra: pip install 'ohhell[tui]' ({reason})").format(reason=e),
               file=sys.stderr)
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None or os.path.exists(save):
         path = args.resume or save
         try:
-            game, seats_saved = load_saved_game(path)
+            game, seats_saved, help_saved = load_saved(path)
         except FileNotFoundError:
             if args.resume is not None:
                 print(_("ohhell play: no saved game at {path}").format(path=path), file=sys.stderr)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         if game is not None and args.resume is None and game.is_over:
             game = None  # a finished game: nothing to resume
         if game is not None:
-            resume = (game, seats_saved)
+            resume = (game, seats_saved, help_saved)
             label = _("Resume the saved game (hand {n} of {count}, {names})").format(
                 n=game.hand_index + 1, count=game.hand_count, names=", ".join(game.names))
             options.save_path = path

@@ -220,6 +220,11 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
     # of its best card over the playouts' card at each of the seat's later cards.
     anchor: dict[int, tuple[int, float]] = {}
     gains = [0.0] * n
+    # The sampling errors: of those gains (each paired over its decision's deals, independent
+    # between decisions), and of the taken bid's value (cards - lost_bid), which with the play
+    # losses is what the fall's estimate is made of.
+    gains_var = [0.0] * n
+    taken_bid_se: dict[int, float] = {}
     for i, (seat, action) in enumerate(actions[k]):
         view = g.view(seat)
         rng = random.Random(f"{seed}/{k}/{i}")
@@ -228,13 +233,16 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             if ev.exact:       # a forced bid: sampled only for what the cards are worth
                 ev2 = evaluate_bid(view, samples, rng, sample_forced=True)
                 cards[seat] = (ev2.mean[0], ev2.se[0])
+                taken_bid_se[seat] = ev2.se[0]
             else:
                 cards[seat] = (ev.mean[ev.best], ev.se[ev.best])
+                taken_bid_se[seat] = ev.se[ev.index(action)]
         d = _decision(view, ev, action, i, min_loss)
         if hr is not None and not ev.exact and (luck or trace):
             if seat in anchor:
                 if "loss_policy" in d:
                     gains[seat] += d["loss"] - d["loss_policy"]
+                    gains_var[seat] += _gain_se(ev, action, d["policy"]) ** 2
             if trace or (seat not in anchor and d["mistake"]):
                 # The hand is over, so its cards are known: what each legal action scores on
                 # the real deal, the rest of the hand played out as the evaluation plays it
@@ -256,6 +264,7 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             ds = [d for d in mine if d["kind"] == kind]
             row[f"lost_{kind}"] = _r(sum(d["loss"] for d in ds))
             row[f"lost_{kind}_se"] = _r(math.sqrt(sum(d["loss_se"] ** 2 for d in ds)))
+        row["lost_se"] = _r(math.sqrt(sum(d["loss_se"] ** 2 for d in mine)))
         plays = [d for d in mine if d["kind"] == "play"]
         row["lost_play_policy"] = _r(sum(d.get("loss_policy", 0.0) for d in plays))
         row["lost_play_policy_se"] = _r(math.sqrt(sum(d.get("loss_policy_se", 0.0) ** 2 for d in plays)))
@@ -269,17 +278,33 @@ def analyze_hand(record: dict, k: int, *, samples: int = DEFAULT_SAMPLES, seed: 
             row["score"] = hr.scores[s]
             if "cards" in row:
                 row["fall"] = _r(row["score"] - row["cards"] + row["lost_bid"] + row["lost_play"])
+                row["fall_se"] = _r(math.sqrt(taken_bid_se.get(s, 0.0) ** 2
+                                              + sum(d["loss_se"] ** 2 for d in plays)))
             if luck:
                 if s in anchor:
                     row["luck_from"] = anchor[s][0]
                     row["luck"] = _r(anchor[s][1] + gains[s])
                 else:
                     row["luck"] = row["score"]
+                row["luck_se"] = _r(math.sqrt(gains_var[s]))
                 row["skill"] = _r(row["score"] - row["luck"])
+                row["skill_se"] = row["luck_se"]
         seats.append(row)
     out: dict[str, Any] = {"hand": k, "hand_size": g.past_hands[k].hand_size if finished else game.hand_size,
                            "finished": finished, "decisions": decisions, "seats": seats}
     return out
+
+
+def _gain_se(ev: Evaluation, action: Action, policy: "int | str") -> float:
+    """The standard error of a card's ``loss - loss_policy`` (the analysis's expected gain of
+    its best card over the policy's), from the per-deal differences of the two, which are
+    paired over the same deals."""
+    taken = ev.index(action)
+    pi = next(i for i, a in enumerate(ev.actions) if _label(a) == policy)
+    lost = ev.crossfit_diffs(taken) if ev.kind == "play" else [r[ev.best] - r[taken] for r in ev.returns]
+    if pi == taken:
+        return ev.paired_se(lost)
+    return ev.paired_se([x - (r[pi] - r[taken]) for x, r in zip(lost, ev.returns)])
 
 
 # --- the whole game ----------------------------------------------------------------------------------
@@ -307,7 +332,9 @@ class GameAnalysis:
       ``seats`` (``lost_bid``, ``lost_play`` with their ``_se``, ``mistakes``, and for a
       seat that bid ``cards`` and ``cards_se``, and for a finished hand ``bid``, ``won``,
       ``score``, ``fall``, ``luck``, ``skill`` and ``luck_from`` (the index of the seat's first
-      mistake of the hand, where its luck leaves the real game; absent without one));
+      mistake of the hand, where its luck leaves the real game; absent without one), with the
+      standard errors ``lost_se``, ``fall_se``, ``luck_se`` and ``skill_se`` (every estimated
+      number has one; older analyses lack these four));
     * ``seats[s]``: the game's totals of the same, and ``top``: the largest mistakes, in words.
     """
 
@@ -368,9 +395,14 @@ def _summarise(hands: list[dict], n: int, top: int) -> list[dict]:
             out["cards"] = _r(sum(r["cards"] for r in done))
             out["cards_se"] = _r(math.sqrt(sum(r["cards_se"] ** 2 for r in done)))
             out["fall"] = _r(sum(r["fall"] for r in done))
+            if all("fall_se" in r for r in done):
+                out["fall_se"] = _r(math.sqrt(sum(r["fall_se"] ** 2 for r in done)))
         if done and all("luck" in r for r in done):
             out["luck"] = _r(sum(r["luck"] for r in done))
             out["skill"] = _r(out["score"] - out["luck"])
+            if all("luck_se" in r for r in done):
+                out["luck_se"] = _r(math.sqrt(sum(r["luck_se"] ** 2 for r in done)))
+                out["skill_se"] = out["luck_se"]
         ms = [(h, d) for h in hands for d in h["decisions"] if d["seat"] == s and d["mistake"]]
         ms.sort(key=lambda hd: (-hd[1]["loss"], hd[0]["hand"], hd[1]["index"]))
         out["top"] = [{"hand": h["hand"], "index": d["index"], "text": describe_mistake(h, d)}

@@ -128,9 +128,23 @@ class Evaluation:
         best = self.best
         if taken == best or self.exact or len(self.returns) < 4:
             return self.loss(taken, best)
+        return _weighted_mean_se(self.crossfit_diffs(taken), self.weights)
+
+    def crossfit_diffs(self, taken: int) -> list[float]:
+        """Per sampled deal, the difference :meth:`crossfit_loss` averages (a list of zeros
+        where it costs nothing; against :attr:`best` with fewer than 4 deals), so that other
+        estimates paired over the same deals get their standard error from it."""
+        best = self.best
+        if taken == best or self.exact or not self.weights:
+            return [0.0] * len(self.returns)
+        if len(self.returns) < 4:
+            return [r[best] - r[taken] for r in self.returns]
         fb = (self._fold_best(0), self._fold_best(1))
-        diffs = [r[fb[1 - d % 2]] - r[taken] for d, r in enumerate(self.returns)]
-        return _weighted_mean_se(diffs, self.weights)
+        return [r[fb[1 - d % 2]] - r[taken] for d, r in enumerate(self.returns)]
+
+    def paired_se(self, diffs: Sequence[float]) -> float:
+        """The standard error of the weighted mean of per-deal ``diffs`` (one per sampled deal)."""
+        return _weighted_mean_se(diffs, self.weights)[1] if self.weights else 0.0
 
 
 def _weighted_mean_se(xs: Sequence[float], ws: Sequence[float]) -> tuple[float, float]:

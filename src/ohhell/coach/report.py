@@ -73,10 +73,11 @@ def summary_rows(a: GameAnalysis) -> list[dict[str, Any]]:
             "seat": f"{seat + 1} {a.players[seat]}",
             "score": format_number(s["score"]),
             "cards": f"{_num(s['cards'])} {_pm(s['cards_se'])}" if "cards" in s else "-",
-            "fall": _signed(s["fall"]) if "fall" in s else "-",
-            "luck": (f"{_num(s['luck'])} {_pm(s['luck_se'])}" if "luck_se" in s else _whole(s["luck"]))
+            "fall": _with_se(_signed(s["fall"]), s.get("fall_se")) if "fall" in s else "-",
+            "luck": (f"{_num(s['luck'])} {_pm(s['luck_se'])}" if s.get("luck_se") else _whole(s["luck"]))
             if "luck" in s else "-",
-            "skill": _signed(s["skill"], 0 if float(s["skill"]).is_integer() else 1) if "skill" in s else "-",
+            "skill": (f"{_signed(s['skill'])} {_pm(s['skill_se'])}" if s.get("skill_se") else
+                      _signed(s["skill"], 0 if float(s["skill"]).is_integer() else 1)) if "skill" in s else "-",
             "lost_bid": f"{_num(s['lost_bid'])} {_pm(s['lost_bid_se'])}",
             "lost_play": f"{_num(s['lost_play'])} {_pm(s['lost_play_se'])}",
             "lost": f"{_num(s['lost'])} {_pm(s['lost_se'])}",
@@ -99,6 +100,20 @@ _NOTE = N_("score = cards - lost + fall. cards: what the hands were worth when d
          "point whose interval lies above zero.")
 
 
+def _with_se(text: str, se: "float | None") -> str:
+    """``text`` with its 95% interval, where the analysis gives the standard error (older
+    analyses do not: the number alone)."""
+    return text if se is None else f"{text} {_pm(se)}"
+
+
+def _hand_lost_se(r: dict) -> float:
+    """A hand's points lost by one seat: the standard error of their sum (``lost_se``, or from
+    its parts in analyses made before it was written)."""
+    if "lost_se" in r:
+        return float(r["lost_se"])
+    return (float(r["lost_bid_se"]) ** 2 + float(r["lost_play_se"]) ** 2) ** 0.5
+
+
 def _hand_rows(a: GameAnalysis) -> list[list[str]]:
     rows = []
     for h in a.hands:
@@ -107,11 +122,14 @@ def _hand_rows(a: GameAnalysis) -> list[list[str]]:
             if "score" in r:
                 cell = f"{r['bid']}/{r['won']} {format_number(r['score']):>3}"
                 if "luck" in r:
-                    cell += " (" + _("luck {n}").format(n=_whole(r["luck"])) + ")"
+                    luck = _whole(r["luck"]) if not r.get("luck_se") else f"{_num(r['luck'])} {_pm(r['luck_se'])}"
+                    cell += " (" + _("luck {n}").format(n=luck) + ")"
             else:
                 cell = _("unfinished")
             lost = r["lost_bid"] + r["lost_play"]   # a cross-fitted play loss can be just below zero
             cell += " " + _signed(-lost)
+            if lost or _hand_lost_se(r):
+                cell += " " + _pm(_hand_lost_se(r))
             row.append(cell)
         rows.append(row)
     return rows
@@ -378,10 +396,11 @@ def html_report(a: GameAnalysis, *, title: "str | None" = None) -> str:
     parts.append("<h2>" + _e(_("Every decision")) + "</h2>")
     for h in a.hands:
         lost = sum(r["lost_bid"] + r["lost_play"] for r in h["seats"])
+        lost_se = sum(_hand_lost_se(r) ** 2 for r in h["seats"]) ** 0.5
         flagged = sum(1 for d in h["decisions"] if d["mistake"])
         summary = (_("Hand {n}").format(n=h['hand'] + 1) + " ("
                    + ngettext("{n} card", "{n} cards", h['hand_size']).format(n=h['hand_size']) + "): "
-                   + _("{lost} points lost").format(lost=_num(lost)) + ", "
+                   + _("{lost} points lost").format(lost=f"{_num(lost)} {_pm(lost_se)}") + ", "
                    + ngettext("{n} mistake", "{n} mistakes", flagged).format(n=flagged))
         parts.append(f"<details><summary>{_e(summary)}</summary>")
         parts.append("<table><tr>" + "".join(f"<th>{_e(x)}</th>" for x in (

@@ -142,11 +142,14 @@ def hand_loss_row(hand: dict, upto: int, names: Sequence[str], seat: "int | None
     for i, s in enumerate(seats):
         mine = [d for d in ds if d["seat"] == s]
         lost = sum(float(d["loss"]) for d in mine)
+        se = sum(_lost_se(d) ** 2 for d in mine) ** 0.5
         bad = sum(1 for d in mine if d["mistake"])
         if i:
             t.append(" · ")
         t.append_text(_who(names, s))
         t.append(" " + _num(lost, 1))
+        if se:
+            t.append(" ± " + _num(Z95 * se, 1), style="dim")
         if bad:
             t.append(f" ({bad}✗)", style="red")
     return t
@@ -174,6 +177,18 @@ def _sum_rows(rows: list[dict], key: str) -> "float | None":
     return sum(float(r[key]) for r in rows)
 
 
+def _sum_se(rows: list[dict], key: str) -> "float | None":
+    """The standard error of the sum of ``key`` over ``rows`` (independent estimates), or
+    ``None`` where an older analysis does not give it."""
+    if not rows or not all(key in r for r in rows):
+        return None
+    return sum(float(r[key]) ** 2 for r in rows) ** 0.5
+
+
+def _lost_se(d: dict) -> float:
+    return float(d.get("loss_se", 0.0))
+
+
 def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, upto: int,
                  seat: "int | None" = None, top: int = 5) -> Group:
     """The game's summary per seat from the hands the replay has finished (``hands_done`` of
@@ -199,26 +214,33 @@ def summary_body(analysis: GameAnalysis, names: Sequence[str], hands_done: int, 
                ("lost playing", _("lost playing")), ("fall", _("fall")), ("luck", _("luck")),
                ("skill", _("skill")), ("mistakes", _("mistakes")))
     for col, heading in columns:
-        t.add_column(heading, justify="left" if col == "seat" else "right", no_wrap=True)
+        # a narrow screen wraps a number's interval onto the next line rather than cut it
+        t.add_column(heading, justify="left" if col == "seat" else "right", no_wrap=col in ("seat", "score"))
     reached = flat_decisions(analysis)[:upto]
     for s in range(n):
         rows = [h["seats"][s] for h in analysis.hands[:hands_done] if "score" in h["seats"][s]]
         score = sum(int(r["score"]) for r in rows)
         cards, fall, luck = _sum_rows(rows, "cards"), _sum_rows(rows, "fall"), _sum_rows(rows, "luck")
         lost_bid, lost_play = _sum_rows(rows, "lost_bid"), _sum_rows(rows, "lost_play")
+        luck_se = _sum_se(rows, "luck_se")
         mistakes = sum(int(r["mistakes"]) for r in rows)
 
-        def f(x: "float | None", sign: bool = False) -> str:
+        def f(x: "float | None", se: "float | None" = None, sign: bool = False) -> str:
+            # every estimate with its 95% interval (none for an exact number, or an older analysis)
             if x is None:
                 return "–"
-            return _num(round(x, 1), 1, sign)
-        t.add_row(_who(names, s), format_number(score) if rows else "–", f(cards), f(lost_bid), f(lost_play),
-                  f(fall, True), f(luck), "–" if luck is None else f(score - luck, True),
+            text = _num(round(x, 1), 1, sign)
+            return f"{text} ± {_num(Z95 * se, 1)}" if se else text
+        t.add_row(_who(names, s), format_number(score) if rows else "–", f(cards, _sum_se(rows, "cards_se")),
+                  f(lost_bid, _sum_se(rows, "lost_bid_se")), f(lost_play, _sum_se(rows, "lost_play_se")),
+                  f(fall, _sum_se(rows, "fall_se"), True), f(luck, luck_se),
+                  "–" if luck is None else f(score - luck, luck_se, True),
                   str(mistakes) if rows else "–")
     parts.append(t)
     parts.append(Text(_("score = cards − lost + fall; skill = score − luck (what the analysis bot "
-                        "scored with the same cards).") + ("" if whole else " " + _("Finished hands only: the hand "
-                                                                              "in progress is in the coach panel.")),
+                        "scored with the same cards).") + " " + _("± is a 95% interval (sampling).")
+                      + ("" if whole else " " + _("Finished hands only: the hand "
+                                                  "in progress is in the coach panel.")),
                       style="dim"))
     ms = [(h, d) for h, d in reached if d["mistake"] and (seat is None or d["seat"] == seat)]
     ms.sort(key=lambda hd: (-float(hd[1]["loss"]), hd[0]["hand"], hd[1]["index"]))
@@ -241,7 +263,7 @@ class SummaryScreen(ModalScreen):
     BINDINGS = [Binding("escape,enter,a,q", "dismiss(None)", N_("Close"))]
     DEFAULT_CSS = """
     SummaryScreen { align: center middle; }
-    #summary-box { width: 100; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
+    #summary-box { width: 124; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
                    background: $surface; padding: 1 2; }
     #summary-scroll { height: auto; max-height: 30; }
     """

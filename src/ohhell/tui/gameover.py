@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Header, Static
 
 from ..coach import DEFAULT_SAMPLES
 from ..i18n import N_, _
+from ..text import help_used_words
 from ..view import View
 from .paths import shown_path
 from .render import score_rows_from_view, score_table, standings_table
@@ -57,6 +58,9 @@ class GameOverScreen(Screen):
         with VerticalScroll(id="over"):
             yield Static(Text(_("Game over") + " — " + headline, style="bold bright_green"), id="over-title")
             yield Static(standings_table(self.names, v.totals, made=made), id="standings")
+            helped = help_used_words(self.record, self.names) if self.record is not None else None
+            if helped:      # a game with help used says so with its standings (the record does too)
+                yield Static(Text(helped, style="yellow"), id="help-note")
             yield Static(Text(_("Scores over the hands"), style="bold"), classes="chart-title")
             yield ChartView(series, self.names, id="chart")
             yield Static(score_table(self.names, score_rows_from_view(v)), id="final-scores")

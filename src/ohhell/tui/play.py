@@ -25,11 +25,11 @@ from .botnames import default_bot_name, hint_bot_name
 from .gameover import GameOverScreen
 from .modals import HELP_TEXT, HintScreen, MessageScreen, hint_body
 from .paths import archive_path, data_dir, default_save_path, history_path, shown_path
-from .saves import load_saved_game, seats_of_record
+from .saves import Help, load_saved, load_saved_game, seats_of_record
 from .setup import SETUP_CSS, Settings, SetupScreen
 from .table import PlayOptions, PlayScreen
 
-__all__ = ["PlayApp", "PlayOptions", "PlayScreen", "hint_bot_name", "load_saved_game", "default_save_path",
+__all__ = ["PlayApp", "PlayOptions", "PlayScreen", "hint_bot_name", "load_saved_game", "load_saved", "default_save_path",
            "data_dir", "seats_of_record", "archive_path", "history_path", "default_settings", "PLAY_CSS",
            "GameOverScreen", "HintScreen", "MessageScreen", "HELP_TEXT", "hint_body", "shown_path",
            "default_bot_name"]
@@ -77,7 +77,7 @@ class PlayApp(App):
     CSS = PLAY_CSS
 
     def __init__(self, settings: Settings, options: "PlayOptions | None" = None, *, setup: bool = True,
-                 resume: "tuple[Game, list[str | None]] | None" = None,
+                 resume: "tuple[Game, list[str | None]] | tuple[Game, list[str | None], Help] | None" = None,
                  resume_label: "str | None" = None) -> None:
         super().__init__()
         self.settings = settings
@@ -122,10 +122,11 @@ class PlayApp(App):
         seats = list(settings.seats) or [None] + [default_bot_name()] * (settings.rules.players - 1)
         self.start_game(game, seats)
 
-    def start_game(self, game: Game, seats: Sequence["str | None"]) -> None:
-        """Play ``game`` with the person in the seat marked ``None``."""
+    def start_game(self, game: Game, seats: Sequence["str | None"], help: "Help | None" = None) -> None:
+        """Play ``game`` with the person in the seat marked ``None`` (a resumed game with the
+        help used so far)."""
         human = list(seats).index(None)
-        self.table = PlayScreen(game, human, seats, self.options)
+        self.table = PlayScreen(game, human, seats, self.options, help)
         self.table._save()
         self.push_screen(self.table)
 

@@ -27,7 +27,7 @@ from ..errors import OhHellError
 from ..files import SCORESHEET, read_file
 from ..game import Game
 from ..scoresheet import ScoreSheet
-from ..text import bid_summary_words, plan_words
+from ..text import account_bot_seats, bid_summary_words, help_used_words, plan_words
 from .coach import SummaryScreen, decision_panel, flat_decisions, hand_loss_row, summary_body
 from .play import PLAY_CSS
 from .render import (PLAYER_COLORS, SUIT_STYLE, bid_table, card_text, describe_action, hand_by_suit, live_bid_rows,
@@ -251,6 +251,7 @@ class ReplayScreen(Screen):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static("", id="info")
+                yield Static("", id="record-note")
                 yield Static("", id="position")
                 yield ProgressBar(total=max(1, len(self.rep.actions)), show_eta=False, id="progress")
                 yield Static("", id="trick")
@@ -285,6 +286,9 @@ class ReplayScreen(Screen):
         info.append(" · ")
         info.append_text(trump_text(None if view.trump_card is None else int(view.trump_card)))
         self.query_one("#info", Static).update(info)
+        note = self._record_note()
+        self.query_one("#record-note", Static).update(note)
+        self.query_one("#record-note").display = bool(note.plain)
         pos = Text(_("Action {n} of {count}").format(n=self.rep.pos, count=len(self.rep.actions)), style="bold")
         if self.rep.pos:
             seat, action = self.rep.actions[self.rep.pos - 1]
@@ -321,6 +325,26 @@ class ReplayScreen(Screen):
             self.query_one("#chart", ChartView).set_data(self._series(), view.names)
         self._refresh_coach()
         self.sub_title = self.source
+
+    def _record_note(self) -> Text:
+        """What the record says of its game beyond the cards: the seats bot accounts played
+        (``account_bots``, as the web replay marks them) and the help used (``help``)."""
+        rec, names = self.rep.record, self.rep.names
+        note = Text()
+        bots = account_bot_seats(rec, len(names))
+        if bots:
+            for s, name in enumerate(names):
+                if s:
+                    note.append(" · ")
+                note.append(_("{name} (bot)").format(name=name) if s in bots else name,
+                            style=PLAYER_COLORS[s % len(PLAYER_COLORS)])
+            note.append("  " + _("(bot): a program playing through the bot API"), style="dim")
+        helped = help_used_words(rec, names)
+        if helped:
+            if note.plain:
+                note.append("\n")
+            note.append(helped, style="bold yellow")
+        return note
 
     def _refresh_coach(self) -> None:
         """The annotation of the last decision, and the points lost so far in its hand."""

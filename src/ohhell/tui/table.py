@@ -38,7 +38,7 @@ from .modals import HELP_TEXT, HintScreen, MessageScreen, hint_body
 from .paths import history_path, shown_path
 from .render import (PLAYER_COLORS, bid_table, card_text, explain_illegal, format_number, live_bid_rows,
                      rank_text, score_rows_from_view, score_table, signed, suit_text, trick_table, trump_text)
-from .saves import add_to_history, save_game
+from .saves import Help, add_to_history, no_help, save_game
 from .widgets import BidBar, CardWidget, HandPanel, word_bindings
 
 __all__ = ["PlayScreen", "PlayOptions"]
@@ -68,13 +68,17 @@ class PlayScreen(Screen):
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
-    def __init__(self, game: Game, human: int, seats: Sequence["str | None"], options: PlayOptions) -> None:
+    def __init__(self, game: Game, human: int, seats: Sequence["str | None"], options: PlayOptions,
+                 help: "Help | None" = None) -> None:
         super().__init__()
         word_bindings(self)
         self.game = game
         self.human = human
         self.seat_bots = list(seats)
         self.options = options
+        #: the hints and undos each seat used in this game (the record's ``help``, as the server
+        #: writes it; kept in the save file, so a resumed game goes on counting)
+        self.help_used: Help = [dict(h) for h in help] if help is not None else no_help(game.players)
         seed = options.seed if options.seed is not None else time.time_ns()
         # Who acts, the bots' turns and saving after every action: the table session's.
         self.session = TableSession(game, seats, seed=seed, delay=options.delay, on_action=self._on_action)
@@ -250,7 +254,13 @@ class PlayScreen(Screen):
             return
         self._archive_finished()
         self.app.push_screen(GameOverScreen(self.game.names, self.view, self.saved_to,
-                                            record=self.game.record()), self._after_over)
+                                            record=self.record()), self._after_over)
+
+    def record(self) -> dict:
+        """The game's record with the help each seat used (docs/interfaces.md, ``help``)."""
+        rec = self.game.record()
+        rec["help"] = [dict(h) for h in self.help_used]
+        return rec
 
     def _after_over(self, result: object) -> None:
         new_game = getattr(self.app, "new_game", None)   # PlayApp's (imported here it would be circular)
@@ -266,7 +276,7 @@ class PlayScreen(Screen):
             return
         self._archived = True
         try:
-            add_to_history(path, self.game, self.seat_bots)
+            add_to_history(path, self.game, self.seat_bots, self.help_used)
         except OSError as e:
             self.save_error = _("could not add the game to {path}: {reason}").format(
                 path=history_path(path), reason=e.strerror or e)
@@ -276,7 +286,7 @@ class PlayScreen(Screen):
         if not path:
             return
         try:
-            save_game(path, self.game, self.seat_bots)
+            save_game(path, self.game, self.seat_bots, self.help_used)
             self.saved_to = path
             self.save_error = None
         except OSError as e:
@@ -535,6 +545,8 @@ class PlayScreen(Screen):
         if self.game.action_count != count:  # pragma: no cover - the game moved on meanwhile
             return
         self._message = Text("")
+        self.help_used[self.human]["hints"] += 1     # shown: used (the record says so)
+        self._save()
         await self.refresh_table()
         self.app.push_screen(HintScreen(hint_body(name, view, decision), decision.action), self._after_hint)
 
@@ -563,7 +575,8 @@ class PlayScreen(Screen):
             return
         self.workers.cancel_group(self, "drive")
         self._hold = False
-        self.session.take_back(self.human)    # a bot still thinking then answers a stale turn
+        if self.session.take_back(self.human):    # a bot still thinking then answers a stale turn
+            self.help_used[self.human]["undos"] += 1
         self._typed = ""
         self.query_one("#log", RichLog).write(Text(_("You took back your last move."), style="yellow"))
         self._save()

@@ -17,6 +17,11 @@ const fmt = (x) => number(Math.abs(x) < 0.05 ? 0 : x, 1);
 // Cards' losses are cross-fitted (docs/coach.md), so a close call can come out a little
 // below zero: that is no measurable loss, shown as 0 (as the terminal does), never as a gain.
 const fmtLost = (x) => fmt(Math.max(0, x));
+// Every estimate with its 95% interval: " ± 1.2" from a standard error (nothing for an exact
+// number, or for an analysis made before the field was written).
+const pm = (se) => (Z95 * se >= 0.05 ? ` ± ${fmt(Z95 * se)}` : "");
+/** The standard error of one seat's points lost in a hand (older analyses: from its parts). */
+const lostSe = (r) => r.lost_se ?? Math.hypot(r.lost_bid_se ?? 0, r.lost_play_se ?? 0);
 
 /** The step each decision of the analysis happened at (bids by seat, cards by trick and seat). */
 export function decisionSteps(steps, analysis) {
@@ -233,19 +238,22 @@ export class ReplayAnalysis {
       wrap.append(el("p", { class: "small muted" }, t("No hand has been scored yet at this point of the game.")));
       return;
     }
-    const sums = names.map(() => ({ bid: 0, play: 0, mistakes: 0, score: 0, cards: 0 }));
+    // the sums' variances add up: each decision is sampled on its own deals
+    const sums = names.map(() => ({ bid: 0, play: 0, mistakes: 0, score: 0, cards: 0, lostVar: 0, cardsVar: 0 }));
     const body = el("tbody", {}, hands.map((h) => el("tr", {}, el("th", { scope: "row" }, number(h.hand + 1)),
       h.seats.map((r, s) => {
         const sum = sums[s];
         sum.bid += r.lost_bid; sum.play += r.lost_play; sum.mistakes += r.mistakes; sum.score += r.score ?? 0; sum.cards += r.cards ?? 0;
-        return lostCell(r.lost_bid, r.lost_play, r.mistakes);
+        sum.lostVar += lostSe(r) ** 2; sum.cardsVar += (r.cards_se ?? 0) ** 2;
+        return lostCell(r.lost_bid, r.lost_play, r.mistakes, false, lostSe(r));
       }))));
     wrap.append(el("table", { class: "grid lost-table", id: "lost-table" },
       el("caption", { class: "sr-only" }, t("Points each player lost per hand, in bidding and in play, and their mistakes")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Hand")), names.map((p) => el("th", { scope: "col" }, p)))),
       body,
-      el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, t("Total")), sums.map((sum) => lostCell(sum.bid, sum.play, sum.mistakes, true))),
-        el("tr", {}, el("th", { scope: "row" }, t("Expected / scored")), sums.map((sum) => el("td", {}, `${fmt(sum.cards)} / ${number(sum.score)}`))))));
+      el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, t("Total")), sums.map((sum) => lostCell(sum.bid, sum.play, sum.mistakes, true, Math.sqrt(sum.lostVar)))),
+        el("tr", {}, el("th", { scope: "row" }, t("Expected / scored")),
+          sums.map((sum) => el("td", {}, `${fmt(sum.cards)}${pm(Math.sqrt(sum.cardsVar))} / ${number(sum.score)}`))))));
   }
 
   renderMistakes(at) {
@@ -266,11 +274,12 @@ export class ReplayAnalysis {
   }
 }
 
-function lostCell(bid, play, mistakes, strong = false) {
+function lostCell(bid, play, mistakes, strong = false, se = 0) {
   const total = bid + play;
   const cls = total >= 2 ? "lost high" : total >= 0.5 ? "lost some" : "lost";
   return el("td", { class: cls },
     strong ? el("strong", {}, fmtLost(total)) : fmtLost(total),
+    pm(se) ? el("span", { class: "margin" }, pm(se)) : null,
     el("span", { class: "small muted" }, " ", mistakes
       ? tn("(bid {bid}, play {play}, {n} mistake)", "(bid {bid}, play {play}, {n} mistakes)", mistakes, { bid: fmtLost(bid), play: fmtLost(play) })
       : t("(bid {bid}, play {play})", { bid: fmtLost(bid), play: fmtLost(play) })));
