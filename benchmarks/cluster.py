@@ -56,6 +56,43 @@ from server import cpu_seconds, free_port  # noqa: E402  (benchmarks/server.py)
 THINK = (0.4, 1.6)
 
 
+# --- where the machine's CPU goes --------------------------------------------------------------
+
+def tree_cpu(pids: "list[int]") -> float:
+    """CPU seconds (user + system) of the processes ``pids`` and all their descendants (a node's
+    bot workers, PostgreSQL's backends), read from /proc; a process that is gone counts 0."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    todo, seen = list(pids), set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        todo.extend(c for c, pp in parent.items() if pp == p)
+    total = 0.0
+    for p in seen:
+        try:
+            total += cpu_seconds(p)
+        except OSError:
+            pass
+    return total
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine spent busy so far (every core, from /proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]
+    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 # --- PostgreSQL and Redis under a temporary directory ----------------------------------------
 
 def pg_bin(name: str) -> str:
@@ -90,6 +127,8 @@ class Postgres:
                                       f"-c synchronous_commit={synchronous_commit} -c max_connections=200",
                                       "start"], check=True, stdout=subprocess.DEVNULL)
         self.url = f"postgresql://{self.user}@/postgres?host={self.sock}&port={self.port}"
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            self.pid = int(f.readline())
 
     def database(self, name: str) -> str:
         import psycopg
@@ -328,10 +367,11 @@ def _pct(values: list, p: float) -> float:
     return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else float("nan")
 
 
-def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: float, warmup: float,
+def run_level(pg: Postgres, redis: "Redis", players: int, nodes: int, seconds: float, warmup: float,
               after: float, workers: int, bot: str, bot_delay: float, think: tuple, kill: bool) -> dict:
     import httpx
     import psycopg
+    redis_url = redis.url
     db = pg.database(f"bench{players}")
     tables = players // 4
     ports: list[int] = []
@@ -382,10 +422,16 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
             workers_.append(p)
         while time.time() < measure_from:
             time.sleep(0.05)
+        parts = {"nodes": [p.pid for p in procs], "clients": [p.pid for p in workers_],
+                 "postgresql": [pg.pid], "redis": [redis.proc.pid]}
         cpu_start = [cpu_seconds(p.pid) for p in procs]
+        parts_start = {k: tree_cpu(v) for k, v in parts.items()}
+        busy_start = machine_busy()
         while time.time() < kill_at:
             time.sleep(0.05)
         cpu_used = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu_start)]
+        parts_used = {k: tree_cpu(v) - parts_start[k] for k, v in parts.items()}
+        busy = machine_busy() - busy_start
         recovery: dict = {}
         if kill:
             with psycopg.connect(db) as conn:
@@ -428,6 +474,10 @@ def run_level(pg: Postgres, redis_url: str, players: int, nodes: int, seconds: f
             "reconnects": sum(r["reconnects"] for r in results), "resent": sum(r["resent"] for r in results),
             "acks": sum(len(v) for v in acks_by.values()), **check,
             "node_cpu": [c / seconds for c in cpu_used], "recovery": recovery,
+            # cores busy on average over the window, by part (trees: a node with its bot workers,
+            # PostgreSQL with its backends), and the whole machine (other work included)
+            "cores": {k: v / seconds for k, v in parts_used.items()}, "machine_cores": busy / seconds,
+            "cpu_ms_per_action": 1000 * sum(parts_used.values()) / max(1, len(lat)),
             "p50_local_ms": _pct(sorted(x for r in results for x in r["local"]), 0.5),
             "p50_remote_ms": _pct(sorted(x for r in results for x in r["remote"]), 0.5),
             "p99_local_ms": _pct(sorted(x for r in results for x in r["local"]), 0.99),
@@ -475,10 +525,16 @@ def main() -> int:
     rows = []
     try:
         for players in (int(x) for x in args.players.split(",")):
-            r = run_level(pg, redis.url, players, args.nodes, args.seconds, args.warmup, args.after, args.workers,
+            r = run_level(pg, redis, players, args.nodes, args.seconds, args.warmup, args.after, args.workers,
                           args.bot, args.bot_delay, think, not args.no_kill)
             rows.append(r)
             rec = r["recovery"]
+            cores = r["cores"]
+            print(f"      CPU over the window: {', '.join(f'{k} {v:.2f}' for k, v in cores.items())} cores "
+                  f"({sum(cores.values()):.2f} in all; the machine {r['machine_cores']:.2f} of {os.cpu_count()}); "
+                  f"{r['cpu_ms_per_action']:.1f} ms of CPU per action, so "
+                  f"{r['cpu_ms_per_action'] * r['actions_per_s'] / r['players'] * 5000 / 1000:.1f} cores "
+                  f"for 5,000 players at this pace", flush=True)
             print(f"{r['players']:>5} players on {r['nodes']} nodes ({r['tables']} tables, {r['bots']} bots): "
                   f"{r['actions_measured']} actions ({r['actions_per_s']:.0f}/s), p50 {r['p50_ms']:.1f} ms, "
                   f"p90 {r['p90_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.0f} ms, "
