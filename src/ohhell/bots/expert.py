@@ -169,6 +169,9 @@ class ExpertBot(Bot):
         Gaussian around each hand's estimated tricks) or ``"learned"``
         (:class:`ohhell.bots.learned.LearnedBidEvidence`: the learned trick
         model and each bidder's best bids under the scoring; needs NumPy).
+    :param bid_tree: which sampled deals share a tree of card play in the bid search
+        (:func:`ohhell.bots.ismcts.search_bid`): ``"bids"`` (default: those with the same bids
+        for every seat), ``"total"`` (the same total of bids) or ``"shared"`` (all).
     :param learned_prior: above 0, the play network's policy
         (:class:`ohhell.bots.playnet.PlayNet`) guides the card search's root:
         its most probable cards are tried first and each card's UCB value
@@ -186,7 +189,7 @@ class ExpertBot(Bot):
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
-                 bid_evidence: str = "closed", learned_prior: float = 0.0) -> None:
+                 bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids") -> None:
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         self.one_card = one_card
@@ -208,7 +211,8 @@ class ExpertBot(Bot):
                                      ("rollout", rollout, ("heuristic", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
                                      ("bid_model", bid_model, ("heuristic", "learned", "random")),
-                                     ("opponents", opponents, ("heuristic", "random"))):
+                                     ("opponents", opponents, ("heuristic", "random")),
+                                     ("bid_tree", bid_tree, ("bids", "total", "shared"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         self.rollout = rollout
@@ -216,6 +220,7 @@ class ExpertBot(Bot):
         self.exact = max(0, int(exact))
         self.play_slack = float(play_slack)
         self.bid_search = bid_search
+        self.bid_tree = bid_tree
         self.bid_model = bid_model
         self._trick_model = None
         if bid_model == "learned":
@@ -463,7 +468,7 @@ class ExpertBot(Bot):
                          rollout=self.rollout, my_score=my_score,
                          only=me if self.bid_model == "random" else -1, exact=self.exact,
                          table_of=lambda bb: [[hand_score(bb[s], t, h, rules) for t in range(h + 1)]
-                                              for s in range(n)])
+                                              for s in range(n)], tree=self.bid_tree)
         best_b = max(res, key=lambda b: (res[b]["value"], res[b]["score"]))
         values = {BIDS[b]: res[b]["score"] for b in res}
         tr = res[best_b]["tricks"][:h + 1]

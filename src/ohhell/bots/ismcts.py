@@ -205,13 +205,20 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
                *, iterations: int, deadline: float, gone0: int, scores_tricks: bool,
                rng: random.Random, c: float = 0.75, rollout: str = "heuristic",
                my_score: "Callable[[list[int], list], float] | None" = None,
-               only: int = -1, exact: int = 0, table_of=None) -> dict[int, dict]:
+               only: int = -1, exact: int = 0, table_of=None, tree: str = "bids") -> dict[int, dict]:
     """ISMCTS from ``me``'s bid: the root chooses among ``bids``; ``start(deal, bid)`` gives the
     hand about to be played in sampled deal ``deal`` (the other seats' bids filled in);
     below it the tree of card play as in :func:`search_play`.
 
+    ``tree`` says which sampled deals share a tree of card play under a candidate bid: ``"bids"``
+    (default) those in which every seat's bid is the same, ``"total"`` those in which the bids add
+    up to the same number (the tree mixes positions the bids tell apart, and grows deeper), and
+    ``"shared"`` all of them.
+
     Returns ``{bid: {"visits", "value", "score", "tricks": [count of k tricks won]}}``.
     """
+    if tree not in ("bids", "total", "shared"):
+        raise ValueError(f"tree must be one of bids, total, shared, not {tree!r}")
     root = _Node()
     kids = {b: _Node() for b in bids}
     for ch in kids.values():
@@ -238,13 +245,16 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
         path: list = [(node, me)]
         # The other seats' bids will be public before the first card: play under a subtree of
         # their own, so the tree never mixes up positions that the bids tell apart.
-        key = (b, tuple(bids_now))
+        key = (b, tuple(bids_now) if tree == "bids" else sum(bids_now) if tree == "total" else 0)
         sub = subtrees.get(key)
         if sub is None:
             sub = subtrees[key] = _Node()
-            if exact:
-                tables[key] = (table_of(bids_now), {})
-        table, memo = tables.get(key, (None, None))
+        table, memo = None, None
+        if exact:   # the exact endgame's score table is per bids, whatever tree they share
+            tkey = tuple(bids_now)
+            if tkey not in tables:
+                tables[tkey] = (table_of(bids_now), {})
+            table, memo = tables[tkey]
         won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo)
         r = reward(won, bids_now)
         for nd, p in path:
