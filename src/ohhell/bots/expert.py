@@ -83,6 +83,7 @@ def learned_pending_bids(model, view: View, deals: "Sequence[Sequence[int]]",
     from .learned import feature_matrix, features
     rules = view.rules
     n, h, me = view.players, view.hand_size, view.seat
+    assert me is not None, "a seat's view"
     order = [(view.dealer + 1 + i) % n for i in range(n)]
     simultaneous = rules.simultaneous_bidding
     hook = rules.hook and not simultaneous

@@ -245,7 +245,8 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
         path: list = [(node, me)]
         # The other seats' bids will be public before the first card: play under a subtree of
         # their own, so the tree never mixes up positions that the bids tell apart.
-        key = (b, tuple(bids_now) if tree == "bids" else sum(bids_now) if tree == "total" else 0)
+        key = (b, tuple(bids_now) if tree == "bids"
+               else sum(x for x in bids_now if x is not None) if tree == "total" else 0)
         sub = subtrees.get(key)
         if sub is None:
             sub = subtrees[key] = _Node()
