@@ -65,6 +65,17 @@ def page_at(browser, width: int, errors: list, **context):
 def shot(page, name: str, **kw) -> None:
     if SHOTS:
         page.screenshot(path=str(ROOT / SHOTS / name), **kw)
+        if name.startswith("replay"):
+            shrink(ROOT / SHOTS / name)
+
+
+def shrink(path) -> None:
+    """256 colours (the felt's gradient makes a full-colour file big; octree keeps the gold turn
+    ring and the avatars' colours, which median cut loses)."""
+    from PIL import Image
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 # --- the lobby ---------------------------------------------------------------------------------
