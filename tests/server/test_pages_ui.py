@@ -1,6 +1,8 @@
 """The lobby, the replay and the table's chat in real browsers (Debian's chromium under
 Playwright) against the real ``ohhell serve``: no sideways scroll at any width, no serious or
-critical axe-core violation, scores revealed only as the replay reaches them, and the chat
+critical axe-core violation, scores revealed only as the replay reaches them, the replay's
+seats around a felt as at the table, showing at each step exactly the cards the record
+allows (and the card played moving to the trick, unless motion is reduced), and the chat
 between browsers (the limit, the rate limit, HTML shown as text, mute, spectators apart).
 
 Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/lobby-*.png``, ``docs/replay-*.png`` and
@@ -63,6 +65,17 @@ def page_at(browser, width: int, errors: list, **context):
 def shot(page, name: str, **kw) -> None:
     if SHOTS:
         page.screenshot(path=str(ROOT / SHOTS / name), **kw)
+        if name.startswith("replay"):
+            shrink(ROOT / SHOTS / name)
+
+
+def shrink(path) -> None:
+    """256 colours (the felt's gradient makes a full-colour file big; octree keeps the gold turn
+    ring and the avatars' colours, which median cut loses)."""
+    from PIL import Image
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -125,6 +138,162 @@ def test_the_lobby_by_keyboard_creates_a_table_whose_spectators_chat_apart(brows
 
 def totals_shown(page) -> list[str]:
     return page.locator(".replay-total").all_inner_texts()
+
+
+#: A step of the fixture's game with a trick on the felt: hand 3's first trick, its third card
+#: (hand 1 is 10 steps: dealt, 4 bids, 4 cards, scored; hand 2 is 14; hand 3 starts at 25).
+MID_TRICK = 32
+
+
+def allowed(rec) -> list[dict]:
+    """What each step of the replay may show, from the record alone (as buildSteps walks it:
+    the deal, each bid, each card, the scoring): every seat's cards still in hand, the trick
+    on the felt in the order played (the hand's last trick while it is scored) and the trump."""
+    n = rec["rules"]["players"]
+    out = []
+    for h in rec["hands"]:
+        hands = [list(c) for c in h["deal"]]
+        snap = lambda trick: out.append({"hands": [sorted(c) for c in hands], "trick": list(trick),  # noqa: E731
+                                         "trump": [h["trump_card"]] if h["trump_card"] else []})
+        snap([])
+        for _ in (b for b in h["bids"] if b is not None):
+            snap([])
+        for trick in h["tricks"]:
+            for i, card in enumerate(trick["cards"]):
+                hands[(trick["leader"] + i) % n].remove(card)
+                snap(trick["cards"][:i + 1])
+        if h.get("scores"):
+            snap(h["tricks"][-1]["cards"] if h["tricks"] else [])
+    return out
+
+
+SHOWN = """(i) => {
+  window.ohhellReplay.show(i);
+  const cards = (sel) => [...document.querySelectorAll(sel)].map((c) => c.dataset.card);
+  const seats = [...document.querySelectorAll('#seats .seat')].sort((a, b) => a.dataset.seat - b.dataset.seat);
+  return {
+    hands: seats.map((s) => cards(`#seats .seat[data-seat='${s.dataset.seat}'] .seat-hand .card.face`).sort()),
+    groups: seats.map((s) => s.querySelector('.seat-hand').getAttribute('aria-label')),
+    trick: cards('#trick .card.face'), trump: cards('#deck .card.face'), all: cards('main [data-card]').sort(),
+    faces: document.querySelectorAll('main .card:not(.face):not(.back)').length,
+  };
+}"""
+
+
+def test_each_replay_step_shows_exactly_the_cards_the_record_allows(browser, server, finished):
+    table_id, rec = finished
+    want = allowed(rec)
+    errors: list = []
+    page = page_at(browser, 1280, errors)
+    page.goto(f"{server.base}/t/{table_id}/replay/1")
+    page.wait_for_selector("#fair-result.ok", timeout=15000)
+    assert page.evaluate("window.ohhellReplay.steps") == len(want)
+    for i, w in enumerate(want):
+        got = page.evaluate(SHOWN, i)
+        assert got["hands"] == w["hands"], f"step {i + 1}"
+        assert got["trick"] == w["trick"], f"step {i + 1}"
+        assert got["trump"] == w["trump"], f"step {i + 1}"
+        # nothing else: no card of a later step, of another hand, or drawn twice
+        assert got["all"] == sorted([c for h in w["hands"] for c in h] + w["trick"] + w["trump"]), f"step {i + 1}"
+        assert got["groups"] == [f"{name}'s cards" for name in rec["players"]] and got["faces"] == 0
+    # A card held is drawn as at the table (cards.js: corner indices, a pip), named in words.
+    page.evaluate(f"window.ohhellReplay.show({MID_TRICK - 1})")
+    card = page.locator("#seats .seat-hand .card.face").first
+    assert card.get_attribute("role") == "img" and " of " in card.get_attribute("aria-label")
+    assert card.locator(".index.tl").count() == 1 and card.locator(".pip, .court").count() == 1
+    page.context.close()
+    assert errors == []
+
+
+GEOMETRY = """() => {
+  const box = (e) => e.getBoundingClientRect().toJSON();
+  return {
+    felt: box(document.getElementById('felt')),
+    seats: [...document.querySelectorAll('#seats .seat')].map((s) => ({
+      seat: Number(s.dataset.seat), plate: box(s), text: box(s.querySelector('.seat-text')),
+      avatar: s.querySelector('.avatar').textContent, name: s.querySelector('.seat-name').textContent,
+      cards: [...s.querySelectorAll('.seat-hand .card')].map(box) })),
+    trick: [...document.querySelectorAll('#trick .card')].map(box),
+  };
+}"""
+
+
+def meet(a: dict, b: dict) -> bool:
+    """Whether two client rectangles overlap (by more than half a pixel each way)."""
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and \
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5
+
+
+def inside(a: dict, b: dict) -> bool:
+    return a["left"] >= b["left"] - 0.5 and a["right"] <= b["right"] + 0.5 and \
+        a["top"] >= b["top"] - 0.5 and a["bottom"] <= b["bottom"] + 0.5
+
+
+def test_the_replay_seats_the_players_around_a_felt_as_the_table_does(browser, server, finished):
+    table_id, rec = finished
+    errors: list = []
+    for width in (320, 390, 768, 1280, 1920):
+        page = page_at(browser, width, errors)
+        page.goto(f"{server.base}/t/{table_id}/replay/1#step={MID_TRICK}")
+        page.wait_for_selector("#fair-result.ok", timeout=15000)
+        g = page.evaluate(GEOMETRY)
+        felt, seats = g["felt"], sorted(g["seats"], key=lambda s: s["seat"])
+        assert [s["name"] for s in seats] == rec["players"]
+        assert [s["avatar"] for s in seats] == ["R1", "H1", "R2", "H2"]
+        cx, cy = felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2
+        centre = [((s["plate"]["left"] + s["plate"]["right"]) / 2, (s["plate"]["top"] + s["plate"]["bottom"]) / 2) for s in seats]
+        # seat 1 at the bottom, then clockwise: seat 2 on the left, seat 3 at the top, seat 4 on the right
+        assert centre[0][1] > cy and abs(centre[0][0] - cx) < felt["width"] * .1, width
+        assert centre[1][0] < cx - felt["width"] * .25, width
+        assert centre[2][1] < cy and abs(centre[2][0] - cx) < felt["width"] * .1, width
+        assert centre[3][0] > cx + felt["width"] * .25, width
+        for s in seats:
+            assert inside(s["plate"], felt), (width, s["seat"])
+            assert all(inside(c, felt) for c in s["cards"]), (width, s["seat"])
+        for a in seats:
+            for b in seats:
+                if a["seat"] < b["seat"]:
+                    assert not meet(a["plate"], b["plate"]), (width, a["seat"], b["seat"])
+        # the trick between the seats: three cards, on the felt, clear of every plate's words and cards
+        assert len(g["trick"]) == 3
+        for c in g["trick"]:
+            assert inside(c, felt)
+            for s in seats:
+                assert not meet(c, s["text"]) and not any(meet(c, h) for h in s["cards"]), (width, s["seat"])
+        page.context.close()
+    assert errors == []
+
+
+#: Logs the motions the page starts (Element.animate): where, and how long.
+MOTION_LOG = """(() => {
+  window.__motions = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    window.__motions.push({ where: this.closest('#trick') ? 'trick' : 'other', duration: options.duration });
+    return animate.call(this, keyframes, options);
+  };
+})()"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_step_forward_moves_the_card_played_to_the_trick_unless_motion_is_reduced(browser, server, finished, motion):
+    table_id, rec = finished
+    errors: list = []
+    page = page_at(browser, 1280, errors, reduced_motion=motion)
+    page.context.add_init_script(MOTION_LOG)
+    page.goto(f"{server.base}/t/{table_id}/replay/1#step={MID_TRICK - 1}")
+    page.wait_for_selector("#fair-result.ok", timeout=15000)
+    page.evaluate("() => { window.__motions = []; }")
+    page.keyboard.press("ArrowRight")          # the trick's third card is played
+    assert page.inner_text("#counter").startswith(f"step {MID_TRICK} of")
+    moved = page.evaluate("window.__motions")
+    assert moved == ([{"where": "trick", "duration": 280}] if motion == "no-preference" else []), moved
+    page.evaluate("() => { window.__motions = []; }")
+    page.keyboard.press("ArrowLeft")           # back, and a jump: nothing moves
+    page.keyboard.press("End")
+    assert page.evaluate("window.__motions") == []
+    page.context.close()
+    assert errors == []
 
 
 def test_the_replay_reveals_scores_only_as_it_reaches_them(browser, server, finished):
@@ -195,7 +364,7 @@ def test_the_replay_fits_every_width_and_axe_finds_nothing_serious(browser, serv
     errors: list = []
     for width in WIDTHS:
         page = page_at(browser, width, errors)
-        page.goto(f"{server.base}/t/{table_id}/replay/1#step=12")
+        page.goto(f"{server.base}/t/{table_id}/replay/1#step={MID_TRICK}")
         page.wait_for_selector("#fair-result.ok", timeout=15000)
         assert sideways_overflow(page) == [], f"the replay at {width}px"
         if width in NAMED_WIDTHS:

@@ -233,36 +233,6 @@ export function closeWords(reason) {
 
 export const cardText = (card) => rankLabel(card) + SUIT_SYMBOL[card[1]];
 
-/** A card face. opts: {size: "small"|"tiny", button: true, legal, trump, onclick}. */
-export function cardEl(card, opts = {}) {
-  const classes = ["card"];
-  if (opts.size) classes.push(opts.size);
-  if (isRed(card)) classes.push("red");
-  if (opts.legal) classes.push("legal");
-  const tag = opts.button ? "button" : "div";
-  const attrs = { class: classes.join(" "), "data-card": card, title: cardWords(card), "aria-label": cardWords(card) };
-  if (!opts.button) attrs.role = "img";  // a named picture (an aria-label on a bare div is not allowed)
-  if (opts.button) {
-    attrs.type = "button";
-    attrs.disabled = !opts.legal;
-    attrs.onclick = opts.onclick;
-  }
-  return el(tag, attrs,
-    el("span", { class: "corner", "aria-hidden": "true" }, rankLabel(card), SUIT_SYMBOL[card[1]]),
-    el("span", { class: "big", "aria-hidden": "true" }, SUIT_SYMBOL[card[1]]),
-    opts.trump ? el("span", { class: "trump-mark", title: t("trump"), "aria-hidden": "true" }, "★") : null);
-}
-
-/** Sort a hand for display: by suit (alternating colours), high to low. */
-export function sortHand(cards, trumpSuit) {
-  const order = ["S", "H", "C", "D"];
-  if (trumpSuit) {
-    order.splice(order.indexOf(trumpSuit), 1);
-    order.unshift(trumpSuit);
-  }
-  return [...cards].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]) || RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]));
-}
-
 /** A short-lived message at the bottom of the page. */
 export function toast(message, kind = "info", ms = kind === "error" ? 5000 : 2500) {
   let box = document.querySelector(".toasts");

@@ -1,11 +1,18 @@
 // Step-by-step replay of a finished game from its record (docs/interfaces.md format).
 // Each step shows what the table showed at that moment: the bids and tricks so far, and the
 // scores of the hands scored so far (never the final totals before the replay gets there).
-// A finished game's record reveals every hand, so the replay shows them all.
-import { api, cardEl, cardText, clear, el, runningTotals, scoreChart, seatName, sortHand } from "./common.js";
+// A finished game's record reveals every hand, so the replay shows them all: each seat's
+// cards still in hand at that step, face up by its plate.  The felt, the seats, the cards and
+// the motion are the table page's own (js/table/*.js, felt.css, cards.css).
+import { api, cardText, cardWords, clear, el, runningTotals, scoreChart, seatName } from "./common.js";
 import { verifyRecord } from "./fair.js";
 import { number, t, tn, tp } from "./i18n.js";
 import { ReplayAnalysis } from "./replay-analysis.js";
+import { deckParts, face, sortHand, trumpItem } from "./table/cards.js";
+import { patch } from "./table/dom.js";
+import { finishAll, flyFrom, ms } from "./table/motion.js";
+import { accountTag, seatLine, seatPlate, standing, trickCard } from "./table/seats.js";
+import { settings } from "./table/settings.js";
 
 const [, , tableId, , gameNo] = location.pathname.split("/");
 const $ = (id) => document.getElementById(id);
@@ -89,11 +96,64 @@ export function buildSteps(rec) {
   return out;
 }
 
+/** One seat's standing against its bid at a step, in the core's words (ohhell.scoring.bid_status). */
+export function bidStatus(bid, won, stage) {
+  if (bid === null) return "to bid";
+  if (stage === "bidding") return "bid in";
+  if (won > bid) return `over by ${won - bid}`;
+  if (won === bid) return stage === "done" ? "made" : "on bid";
+  return stage === "done" ? `under by ${bid - won}` : `needs ${bid - won}`;
+}
+
+/** The felt at step ``st``: the bar above it, the seats around it (seat 1 at the bottom, as a
+ * spectator sees the table), each with the cards it still holds, the trick and the trump. */
+function drawTable(st, names) {
+  const n = names.length;
+  const felt = $("felt");
+  felt.classList.toggle("many", n >= 6);
+  felt.classList.toggle("four-colour", settings.fourColour);
+  patch($("status"), [
+    el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(st.k + 1), hands: number(record.hands.length) })),
+    el("span", { class: "item" }, tn("{n} card", "{n} cards", st.size)),
+    trumpItem(st.trump),
+  ]);
+  patch($("deck"), deckParts(st.trump));
+  const shown = st.trick.cards.length ? st.trick : (st.last || { leader: 0, cards: [] });
+  const key = `${st.k}.${shown.leader}.${shown.cards[0]}`;
+  patch($("trick"), shown.cards.map((c, j) => {
+    const s = (shown.leader + j) % n;
+    return trickCard(c, s, 0, n, { label: `${names[s]}: ${cardWords(c)}`, extra: shown.winner === s ? "won" : "", key });
+  }));
+  $("trick-caption").textContent = !st.trick.cards.length && st.last ? t("Last trick: {name} won it", { name: names[st.last.winner] }) : "";
+  const trumpSuit = st.trump ? st.trump[1] : null;
+  const stage = st.handScores ? "done" : st.kind === "play" ? "playing" : "bidding";
+  const plates = [];
+  for (let s = 0; s < n; s++) {
+    const bid = st.bids[s] === null ? "–" : number(st.bids[s]);
+    plates.push(seatPlate({
+      seat: s, base: 0, players: n, name: names[s], state: st.acting === s ? ["acted"] : [], dealer: s === st.dealer,
+      text: [isBot(s) ? accountTag() : null, seatLine(s, bid, st.won[s]),
+        el("span", { class: "seat-sum" }, el("span", { class: "replay-total" }, t("total {total}", { total: number(st.totals[s]) })),
+          standing(bidStatus(st.bids[s], st.won[s], stage)))],
+      words: s === st.dealer ? [t("dealer")] : [],
+      after: el("div", { class: "seat-hand", role: "group", "aria-label": t("{name}'s cards", { name: names[s] }) },
+        sortHand(st.hands[s], trumpSuit).map((c) => face(c))),
+    }));
+  }
+  patch($("seats"), plates);
+}
+
 function show(i, { announce = true } = {}) {
+  const before = at;
   at = Math.max(0, Math.min(steps.length - 1, i));
   const st = steps[at];
   const names = shownNames(record);
-  const n = names.length;
+  finishAll();
+  // one step forward onto a card played: it travels from its player's hand to the trick
+  // (the table page's motion: none under prefers-reduced-motion or with animation off)
+  const played = at === before + 1 && st.kind === "play" ? st.trick.cards[st.trick.cards.length - 1] : null;
+  const inHand = played && document.querySelector(`#seats .seat[data-seat='${st.acting}'] .seat-hand [data-card='${played}']`);
+  const from = inHand ? inHand.getBoundingClientRect() : null;
   const slider = $("slider");
   slider.value = at;
   const where = { step: number(at + 1), steps: number(steps.length) };
@@ -101,31 +161,10 @@ function show(i, { announce = true } = {}) {
   $("counter").textContent = t("step {step} of {steps}", where);
   $("step-text").textContent = st.text;
   $("step-text").setAttribute("aria-live", timer || !announce ? "off" : "polite");
-  const status = clear($("status"));
-  status.append(el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(st.k + 1), hands: number(record.hands.length) })),
-    el("span", { class: "item" }, t("Dealer: {name}", { name: names[st.dealer] })),
-    el("span", { class: "item" }, t("Trump:"), " ", st.trump ? cardEl(st.trump, { size: "small" }) : el("strong", {}, tp("no trump", "none"))));
-  const trick = clear($("trick"));
-  const shown = st.trick.cards.length ? st.trick : (st.last || { leader: (st.dealer + 1) % n, cards: [] });
-  for (let j = 0; j < n; j++) {
-    const s = (shown.leader + j) % n;
-    const c = shown.cards[j];
-    trick.append(el("div", { class: "trick-slot" + (c && shown.winner === s ? " winning" : "") },
-      c ? cardEl(c) : el("div", { class: "card placeholder", "aria-hidden": "true" }), el("span", { class: "who" }, names[s])));
-  }
-  $("trick-caption").textContent = !st.trick.cards.length && st.last ? t("Last trick: {name} won it", { name: names[st.last.winner] }) : "";
-  const seats = clear($("seats"));
-  const trumpSuit = st.trump ? st.trump[1] : null;
-  for (let s = 0; s < n; s++) {
-    seats.append(el("div", { class: "replay-seat" + (st.acting === s ? " acting" : ""), "data-seat": s },
-      el("strong", {}, names[s]),
-      isBot(s) ? el("span", { class: "pill bot-account", title: t("a program playing through the bot API") }, t("bot account")) : null,
-      s === st.dealer ? el("span", { class: "pill dealer" }, tp("seat", "dealer")) : null,
-      el("div", { class: "small" }, t("bid {bid}", { bid: st.bids[s] === null ? "–" : number(st.bids[s]) }), " · ",
-        t("won {won}", { won: number(st.won[s]) }), " · ",
-        el("span", { class: "replay-total" }, t("total {total}", { total: number(st.totals[s]) }))),
-      el("div", { class: "cards", role: "group", "aria-label": t("{name}'s cards", { name: names[s] }) },
-        sortHand(st.hands[s], trumpSuit).map((c) => cardEl(c, { size: "tiny" })))));
+  drawTable(st, names);
+  if (from) {
+    const node = document.querySelector(`#trick [data-card='${played}']`);
+    if (node) flyFrom(node, from, Math.round(ms("play") / Math.max(1, speed())));
   }
   renderScores(st.scored);
   if (analysis) analysis.update(at);
@@ -249,6 +288,8 @@ async function main() {
     $("title").after(el("span", { class: "badge warn", id: "help-badge" }, t("Help used: {list}", { list })));
   }
   steps = buildSteps(record);
+  // the felt is as tall as the game's longest hand needs, the same at every step
+  $("felt").style.setProperty("--cards", String(Math.max(...record.hands.map((h) => h.deal[0].length))));
   $("slider").max = steps.length - 1;
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
   $("first").addEventListener("click", () => show(0));

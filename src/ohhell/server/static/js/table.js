@@ -8,8 +8,8 @@ import { api, botName, cardWords, clear, closeWords, describeRules, el, errorWor
 import { number, t, tn } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { ctx, cardsLeft, explained, game, me, myTurn, names, standin, takeoverLeft, view, waitingFor } from "./table/state.js";
-import { back, face, sortHand, suitWords } from "./table/cards.js";
-import { avatar, place, renderSeats, seatRect } from "./table/seats.js";
+import { deckParts, face, sortHand, suitWords, trumpItem } from "./table/cards.js";
+import { avatar, renderSeats, seatRect, trickCard } from "./table/seats.js";
 import { activeCount, finishAll, flip, flyFrom, flyTo, ms, pop } from "./table/motion.js";
 import { patch, setHidden, setText } from "./table/dom.js";
 import { countdown, renderBidTable, renderEnd, renderFairness, renderInvite, renderScores, renderSeatActions } from "./table/panels.js";
@@ -354,9 +354,7 @@ function renderStatus() {
   const parts = [
     el("span", { class: "item" }, t("Hand {hand} of {hands}", { hand: number(v.hand_index + 1), hands: number(v.hand_count) })),
     el("span", { class: "item" }, tn("{n} card", "{n} cards", v.hand_size)),
-    el("span", { class: "item", id: "trump" }, t("Trump"), " ",
-      v.trump_card ? el("strong", { class: `suit-${v.trump_card[1]}`, title: t("Trumps are {suit}", { suit: SUIT_NAME[v.trump_card[1]] }) },
-        SUIT_SYMBOL[v.trump_card[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[v.trump_card[1]]}`)) : el("strong", {}, t("none"))),
+    trumpItem(v.trump_card),
   ];
   let text, mine = false;
   if (v.phase === "over") text = t("Game over");
@@ -398,19 +396,7 @@ function renderTable() {
 function renderDeck(v) {
   const deck = $("deck");
   if (!v || v.phase === "over") { patch(deck, []); return; }
-  patch(deck, [el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")),
-    v.trump_card ? face(v.trump_card, { extra: "trump-card", label: t("Trump card: {card}", { card: cardWords(v.trump_card) }) })
-      : el("span", { class: "no-trump" }, t("No trump"))]);
-}
-
-function trickCard(card, seat, base, players, extra, key) {
-  const { x, y } = place(seat, base, players);
-  const node = face(card, { extra: `in-trick ${extra || ""}`.trim(), label: `${view().names[seat]}: ${cardWords(card)}` });
-  node.dataset.seat = String(seat);
-  node.dataset.key = `${key}.${card}`;
-  node.style.setProperty("--x", x.toFixed(3));
-  node.style.setProperty("--y", y.toFixed(3));
-  return node;
+  patch(deck, deckParts(v.trump_card));
 }
 
 function renderTrick(v, base) {
@@ -428,7 +414,7 @@ function renderTrick(v, base) {
   if (!trick.cards.length && resolving) { trick = resolving.trick; winner = trick.winner; done = true; key = resolving.key; }
   patch(area, trick.cards.map((card, i) => {
     const seat = (trick.leader + i) % n;
-    return trickCard(card, seat, base, n, seat === winner ? (done ? "won" : "winning") : "", key);
+    return trickCard(card, seat, base, n, { label: `${v.names[seat]}: ${cardWords(card)}`, extra: seat === winner ? (done ? "won" : "winning") : "", key });
   }));
   const who = { name: v.names[winner] };
   let text = "";

@@ -47,6 +47,20 @@ export function back(extra = "") {
   return el("div", { class: `card back ${extra}`.trim(), "aria-hidden": "true" });
 }
 
+/** The deck by the felt: a pile of backs and the trump card face up (or "No trump"). */
+export function deckParts(trump) {
+  return [el("span", { class: "deck-pile", "aria-hidden": "true" }, back("pile"), back("pile")),
+    trump ? face(trump, { extra: "trump-card", label: t("Trump card: {card}", { card: cardWords(trump) }) })
+      : el("span", { class: "no-trump" }, t("No trump"))];
+}
+
+/** The trump in the bar above the felt: "Trump ♥" (the suit in words for a screen reader). */
+export function trumpItem(trump) {
+  return el("span", { class: "item", id: "trump" }, t("Trump"), " ",
+    trump ? el("strong", { class: `suit-${trump[1]}`, title: t("Trumps are {suit}", { suit: SUIT_NAME[trump[1]] }) },
+      SUIT_SYMBOL[trump[1]], el("span", { class: "sr-only" }, ` ${SUIT_NAME[trump[1]]}`)) : el("strong", {}, t("none")));
+}
+
 export function suitWords(suit) {
   return `${SUIT_NAME[suit]} ${SUIT_SYMBOL[suit]}`;
 }

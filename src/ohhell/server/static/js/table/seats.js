@@ -4,7 +4,7 @@
 // (the core's words), the dealer button, the turn ring and the away timer's ring.
 import { el, standingWords } from "../common.js";
 import { number, t, tn, tp } from "../i18n.js";
-import { back } from "./cards.js";
+import { back, face } from "./cards.js";
 import { patch } from "./dom.js";
 
 /** Where seat ``seat`` sits: {x, y} on a unit circle, (0, 1) at the bottom for ``base``
@@ -62,6 +62,64 @@ export function standing(status) {
   return el("span", { class: "bidst " + tone }, mark + standingWords(status));
 }
 
+/** A seat's bid and tricks won: "bid 2 · won 1" (``bid`` already worded: a number, "in", "–"). */
+export function seatLine(s, bid, won) {
+  return el("span", { class: "seat-line" },
+    el("span", { class: "bid" }, tp("noun", "bid"), " ", el("b", {}, bid)), " · ",
+    el("span", { class: "won" }, t("won"), " ", el("b", { "data-won": s }, number(won))));
+}
+
+/** The mark of a program playing through the bot API (an account marked as a bot), as in
+ * the bid table, the standings, the lobby and the replay. */
+export const accountTag = () => el("span", { class: "seat-tag account", title: t("a program playing through the bot API") }, t("bot account"));
+
+/**
+ * One seat's plate, placed around the felt from seat ``base`` (at the bottom): the avatar
+ * (with its ring, the dealer button and ``presence``), then the name and ``text`` (nodes),
+ * the words only a screen reader hears, and ``after`` (beside the plate: the backs, or the
+ * replay's cards).  p: {seat, base, players, name, mine (your seat), state (classes: "to-act",
+ * "acted"), empty, ring (the ring's node), dealer, presence, you, text, words, flag, after}.
+ */
+export function seatPlate(p) {
+  const { x, y } = place(p.seat, p.base, p.players);
+  const narrow = placeNarrow(p.seat, p.base, p.players);
+  const classes = ["seat"];
+  if (p.mine) classes.push("me");
+  if (p.seat === p.base) classes.push("bottom");
+  classes.push(...(p.state || []));
+  if (y < -0.3) classes.push("top"); else if (y > 0.3) classes.push("low");
+  if (x < -0.3) classes.push("left"); else if (x > 0.3) classes.push("right");
+  if (p.empty) classes.push("empty");
+  const words = p.words || [];
+  const plate = el("div", { class: classes.join(" "), "data-seat": p.seat },
+    el("span", { class: "avatar-wrap" }, p.ring || el("span", { class: "ring", "aria-hidden": "true" }), avatar(p.name),
+      p.dealer ? el("span", { class: "dealer-chip", title: t("Dealer"), "aria-hidden": "true" }, tp("dealer button", "D")) : null,
+      p.presence || null),
+    el("span", { class: "seat-text" },
+      el("span", { class: "seat-name" }, p.name, p.you || null),
+      ...(p.text || []),
+      words.length ? el("span", { class: "sr-only" }, ", " + words.join(", ")) : null,
+      p.flag || null),
+    p.after || null);
+  plate.style.setProperty("--x", x.toFixed(3));
+  plate.style.setProperty("--y", y.toFixed(3));
+  plate.style.setProperty("--nx", narrow.x.toFixed(3));
+  plate.style.setProperty("--ny", narrow.y.toFixed(3));
+  return plate;
+}
+
+/** A card in the trick, pushed from the middle towards the seat that played it; ``label``
+ * names the card and its player, ``key`` keeps its node while the trick lasts. */
+export function trickCard(card, seat, base, players, { label, extra = "", key }) {
+  const { x, y } = place(seat, base, players);
+  const node = face(card, { extra: `in-trick ${extra || ""}`.trim(), label });
+  node.dataset.seat = String(seat);
+  node.dataset.key = `${key}.${card}`;
+  node.style.setProperty("--x", x.toFixed(3));
+  node.style.setProperty("--y", y.toFixed(3));
+  return node;
+}
+
 /**
  * Draw every seat.  info: {players, base, names, seats (table seats), view (or null),
  * acting (seats to act), me, timers: seat -> {left, after}}.
@@ -72,17 +130,8 @@ export function renderSeats(box, info) {
   for (let s = 0; s < players; s++) {
     const seat = info.seats[s];
     const name = info.names[s];
-    const { x, y } = place(s, base, players);
-    const narrow = placeNarrow(s, base, players);
     const mine = s === info.me;
     const acting = info.acting.includes(s);
-    const classes = ["seat"];
-    if (mine) classes.push("me");
-    if (s === base) classes.push("bottom");
-    if (acting) classes.push("to-act");
-    if (y < -0.3) classes.push("top"); else if (y > 0.3) classes.push("low");
-    if (x < -0.3) classes.push("left"); else if (x > 0.3) classes.push("right");
-    if (seat.kind === "open" || seat.kind === "reserved") classes.push("empty");
     const timer = info.timers[s];
     const ring = el("span", { class: "ring" + (timer ? " timer" : ""), "aria-hidden": "true" });
     if (timer) ring.style.setProperty("--p", String(Math.max(0, Math.min(1, timer.left / timer.after))));
@@ -91,9 +140,7 @@ export function renderSeats(box, info) {
     let line = null, st = null, backs = null;
     if (v) {
       const bid = v.bids[s] !== null ? number(v.bids[s]) : v.has_bid[s] ? t("in") : "–";
-      line = el("span", { class: "seat-line" },
-        el("span", { class: "bid" }, tp("noun", "bid"), " ", el("b", {}, bid)), " · ",
-        el("span", { class: "won" }, t("won"), " ", el("b", { "data-won": s }, number(v.tricks_won[s]))));
+      line = seatLine(s, bid, v.tricks_won[s]);
       st = v.phase === "over" ? el("span", { class: "bidst" }, tn("{n} pt", "{n} pts", v.totals[s])) : standing(v.bid_status ? v.bid_status[s] : "");
       if (!mine && v.phase !== "over") {
         const left = info.cardsLeft[s];
@@ -108,27 +155,16 @@ export function renderSeats(box, info) {
     if (dealer) words.push(t("dealer"));
     if (acting) words.push(v && v.phase === "bid" ? t("to bid") : t("to play"));
     if (timer) words.push(t("away: a bot plays in {seconds} s", { seconds: number(Math.ceil(timer.left)) }));
-    // a program playing through the bot API (an account marked as a bot) says so, as in the
-    // bid table, the standings, the lobby and the replay
-    const account = seat.account_bot ? el("span", { class: "seat-tag account", title: t("a program playing through the bot API") }, t("bot account")) : null;
     const tag = seat.kind === "bot" ? null : seat.standin ? t("bot stands in") : seat.kind === "human" && !seat.connected ? t("away") : null;
-    const plate = el("div", { class: classes.join(" "), "data-seat": s },
-      el("span", { class: "avatar-wrap" }, ring, avatar(name),
-        dealer ? el("span", { class: "dealer-chip", title: t("Dealer"), "aria-hidden": "true" }, tp("dealer button", "D")) : null,
-        seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? t("connected") : t("not connected"), "aria-hidden": "true" }) : null),
-      el("span", { class: "seat-text" },
-        el("span", { class: "seat-name" }, name, mine ? el("span", { class: "you" }, " " + t("(you)")) : null),
-        account,
-        tag ? el("span", { class: "seat-tag" }, tag) : null,
-        line, st,
-        words.length ? el("span", { class: "sr-only" }, ", " + words.join(", ")) : null,
-        acting ? el("span", { class: "turn-flag", "aria-hidden": "true" }, v && v.phase === "bid" ? t("bidding…") : mine ? t("your turn") : t("to play")) : null),
-      backs);
-    plate.style.setProperty("--x", x.toFixed(3));
-    plate.style.setProperty("--y", y.toFixed(3));
-    plate.style.setProperty("--nx", narrow.x.toFixed(3));
-    plate.style.setProperty("--ny", narrow.y.toFixed(3));
-    plates.push(plate);
+    plates.push(seatPlate({
+      seat: s, base, players, name, mine, state: acting ? ["to-act"] : [], empty: seat.kind === "open" || seat.kind === "reserved", ring, dealer,
+      presence: seat.kind === "human" && !seat.standin ? el("span", { class: "presence " + (seat.connected ? "on" : "off"), title: seat.connected ? t("connected") : t("not connected"), "aria-hidden": "true" }) : null,
+      you: mine ? el("span", { class: "you" }, " " + t("(you)")) : null,
+      text: [seat.account_bot ? accountTag() : null, tag ? el("span", { class: "seat-tag" }, tag) : null, line, st],
+      words,
+      flag: acting ? el("span", { class: "turn-flag", "aria-hidden": "true" }, v && v.phase === "bid" ? t("bidding…") : mine ? t("your turn") : t("to play")) : null,
+      after: backs,
+    }));
   }
   patch(box, plates);
 }
