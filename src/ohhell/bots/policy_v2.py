@@ -5,21 +5,32 @@ in a short hand (5 cards each, most of the deck undealt) a king is never
 safe while the ace is unseen, though the ace is most likely in the stock.
 ``v2`` plays from what the seat knows, as the first one does, but weighs it:
 
-* **Odds of a card holding the trick.** For each seat still to play to the
-  trick, the chance that it holds a higher card of the suit or, void in it
-  (shown, or by the odds of its card count), a trump to ruff with; every
-  unseen card is equally likely to be in any hand of the right size or in
-  the stock (:func:`win_chance`).  A seat that has made its bid (or can no
-  longer make it) is less likely to overtake (it ducks when it can).
+* **Odds of a card holding the trick** (:func:`win_chance`): every unseen
+  card is as likely as any other to be in a given hand or in the stock; the
+  seats still to play that want tricks overtake when one of them holds a
+  higher card of the suit (counted jointly: with no stock an unseen ace is
+  surely somewhere) or, void in the suit (shown, else by the odds of its card
+  count), a trump that beats it; a seat that has made its bid overtakes only
+  when it must (no lower card of the suit; a ruff only under ``must_trump``).
+  A seat whose bid is lost wants tricks when missed bids score them, or to
+  spoil a seat that needs them.
 * **Sure tricks against the need.** Cards that will very likely win when
-  led (top trumps, masters) are counted; when they cover what the bid still
-  needs, the seat plays to lose every other trick: it ducks with its most
-  dangerous losing card, leads its least likely winner, and cashes side
-  masters (which a ruff can spoil) before trump masters.
-* **Taking a trick:** the cheapest card that holds it with good odds; when
-  only one trick is still needed, the card most likely to hold (getting rid
-  of a high card with it); a risky winner only when the bid is pressed for
-  time (needs at least half the tricks left) or the odds are even.
+  led (``SURE``) are counted, and so is the expected number of winners (each
+  card's odds when led, summed); when the sure cards cover what the bid still
+  needs, or the expected winners exceed it by ``MARGIN``, the seat plays to
+  lose this trick: it ducks with its most dangerous card that is not a sure
+  one, or, when every card may win, plays the one least likely to.
+* **Taking a trick:** the cheapest card that holds it with good odds
+  (``SAFE``); when only one trick is still needed, the card most likely to
+  hold (getting rid of a high card with it); a riskier winner when the bid is
+  pressed for time (needs at least half the tricks left) or the odds reach
+  ``FIGHT``; else a cheap discard.
+* **Leading, tricks needed:** every trick needed: the likeliest winner; sure
+  trumps that cover the need: lose the lead with another card; else cash a
+  sure side card (before a ruff spoils it), draw trumps with a sure trump, or
+  lead the likeliest winner when it wins at least ``CASH`` of the time; else
+  lead low from the shortest side suit when holding a trump (to ruff it
+  later), from the longest when not.
 * **Bid made:** lead the card least likely to win, discard the card most
   likely to win later, follow with the highest card that loses (as before).
 * **Bid lost:** as :func:`ohhell.bots.policy.choose_card` (take tricks when
@@ -40,7 +51,7 @@ from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
 from .policy import _ABOVE, _FULL, PLAYOUTS, _beating, _high, _low, _low_of, _spoil
 
-__all__ = ["choose_card_v2", "playout_v2", "win_chance"]
+__all__ = ["choose_card_v2", "playout_v2", "win_chance", "eagerness"]
 
 
 def _nohold_table() -> tuple:
@@ -67,7 +78,7 @@ SAFE = 0.75
 #: with one trick to go, the likeliest winner is played when it holds at least this often
 ONE = 0.5
 #: with more to go and time to spare, a risky winner is played when it holds this often
-FIGHT = 0.35
+FIGHT = 0.25
 #: on lead, the card likeliest to win is cashed when it wins at least this often
 CASH = 0.25
 #: tricks are to spare when the sure cards cover the need, or the expected winners
@@ -122,28 +133,32 @@ def win_chance(c: int, me: int, tl: int, led: int, n: int, trump: int, out: int,
         kt = 0
     ruff = (1.0 - _NOHOLD[u - s_led][t][kt]) if kt and led != trump else 0.0
     void = nh[s_led]
-    hi = 1.0 - nh[k]
-    forced = hi * nh[s_led - k] if s == led else 0.0
+    forced = (1.0 - nh[k]) * nh[s_led - k] if s == led else 0.0
     p = 1.0
+    eager_followers = 0
     j = me
     for _ in range(nl):
         j = j + 1 if j + 1 < n else 0
         vj = voids[j] if voids is not None else 0
         if vj >> led & 1:
-            if not ruff or vj >> trump & 1:
-                continue
-            beat = ruff if (eager[j] or must) else 0.0
-        elif s != led:
+            if ruff and not vj >> trump & 1 and (eager[j] or must):
+                p *= 1.0 - ruff
+            continue
+        if s != led:
             # a ruff of a side suit: overtaken only by a void seat's higher trump
-            beat = void * ruff if (eager[j] or must) else 0.0
+            if eager[j] or must:
+                p *= 1.0 - void * ruff
         elif eager[j]:
-            beat = hi + void * ruff
+            eager_followers += 1
+            p *= 1.0 - void * ruff
         else:
-            beat = forced + (void * ruff if must else 0.0)
-        if beat >= 1.0:
-            return 0.0
-        p *= 1.0 - beat
-    return p
+            p *= 1.0 - forced - (void * ruff if must else 0.0)
+    if eager_followers and k:
+        # none of the higher cards in the hands of the seats that would play one (jointly: with
+        # no stock an unseen ace is surely in some hand)
+        held = t * eager_followers
+        p *= _NOHOLD[u][held if held < u else u][k]
+    return p if p > 0.0 else 0.0
 
 
 def choose_card_v2(hand: int, legal: int, me: int, tl: int, led: int, best: int, winner: int, n: int,
