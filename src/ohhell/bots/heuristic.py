@@ -129,7 +129,7 @@ class HeuristicBot(Bot):
             a = self.rng.choice(legal)
             return Decision(a, {x: float(x is a) for x in legal}, note="a careless card")
         args = view_card_inputs(view)
-        if self.play == "v2":
+        if self.play == "v2" and view.seat is not None:
             c = choose_card_v2(args["hand"], args["legal"], view.seat, args["trick_len"], args["led"],
                                args["best"], args["winner"], args["n"], args["trump"], args["gone"],
                                args["tricks_left"], [0 if b is None else b for b in view.bids],
