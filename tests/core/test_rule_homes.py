@@ -321,16 +321,67 @@ def test_the_policy_playouts_play_only_cards_the_home_allows(rules, seed):
         g.apply(rng.choice(g.legal_actions(seat)), seat=seat)
     if g.phase != PLAY:
         return
+    from ohhell.bots.policy_v2 import playout_v2
     base = HandState.from_game(g)
-    for run in range(2):
+    for run in range(3):
         s = object.__new__(_CheckedState)
         for slot in HandState.__slots__:
             setattr(s, slot, getattr(base.copy(), slot))
         if run == 0:
             heuristic_playout(s, 0, rules.missed_bid_scores_tricks)
-        else:
+        elif run == 1:
             mixed_playout(s, g.to_act, 0, rules.missed_bid_scores_tricks, rng.random)
+        else:
+            playout_v2(s, 0, rules.missed_bid_scores_tricks)
         assert sum(s.won) == g.hand_size
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules_strategy(max_hands=1), st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_the_v2_playout_tracks_the_voids_the_home_shows(rules, seed, steps):
+    """playout_v2 inlines voids_shown: the voids it hands the policy at every card equal the
+    home's over the tricks played so far (those shown before the playout passed in)."""
+    import ohhell.bots.policy_v2 as v2
+    rng = random.Random(seed)
+    g = Game(rules, seed=seed)
+    while g.phase == BID:
+        seat = rng.choice(g.seats_to_act)
+        g.apply(rng.choice(g.legal_actions(seat)), seat=seat)
+    for _ in range(steps):
+        if g.phase != PLAY:
+            return
+        g.apply(rng.choice(g.legal_actions()))
+    if g.phase != PLAY:
+        return
+    trump = g.trump_suit
+    history = [(t.leader, [int(c) for c in t.cards]) for t in g.tricks]
+    history.append((g.current_trick.leader, [int(c) for c in g.current_trick.cards]))
+    before = voids_shown(history, g.players, trump, rules.must_trump)
+
+    class Recording(HandState):
+        def play(self, card):  # type: ignore[override]
+            if not self.trick:
+                history.append((self.to_act, []))
+            history[-1][1].append(card)
+            return super().play(card)
+
+    s = object.__new__(Recording)
+    base = HandState.from_game(g)
+    for slot in HandState.__slots__:
+        setattr(s, slot, getattr(base, slot))
+    real = v2.choose_card_v2
+    seen = []
+
+    def spy(*args):
+        seen.append(list(args[13]) == voids_shown(history, g.players, trump, rules.must_trump))
+        return real(*args)
+
+    v2.choose_card_v2 = spy
+    try:
+        v2.playout_v2(s, 0, rules.missed_bid_scores_tricks, voids=before)
+    finally:
+        v2.choose_card_v2 = real
+    assert all(seen)
 
 
 @given(positions())

@@ -47,7 +47,7 @@ from .heuristic import trick_distribution
 from .inference import PlayModel
 from .ismcts import search_bid, search_play
 from .onecard import one_card_bid
-from .policy import heuristic_playout, sure_tricks
+from .policy import PLAYOUTS, sure_tricks
 
 __all__ = ["ExpertBot", "model_bid", "learned_pending_bids"]
 
@@ -153,7 +153,11 @@ class ExpertBot(Bot):
     :param sims_per_iteration: simulations per sampled deal for a card.
     :param bid_factor: a bid gets this many times the simulations of a card.
     :param pool: at most this many sampled deals per decision.
-    :param rollout: ``"heuristic"`` (default) or ``"random"`` rollouts.
+    :param rollout: the policy that finishes each simulated hand: ``"heuristic"`` (default:
+        :func:`ohhell.bots.policy.heuristic_playout`), ``"v2"`` (:mod:`ohhell.bots.policy_v2`:
+        the heuristic's plan with the odds of each card holding a trick, the sure tricks
+        against the need, and the voids shown; it also picks the search's first card to try)
+        or ``"random"``.
     :param bid_search: ``"ismcts"`` (default) or ``"flat"`` (rollouts per candidate bid).
     :param bid_model: how seats still to bid are modelled in the bid search: ``"heuristic"``
         (default: the best bid under the heuristic's trick distribution, :func:`model_bid`),
@@ -209,7 +213,7 @@ class ExpertBot(Bot):
             from .learned import LearnedBidEvidence
             self._evidence = LearnedBidEvidence()
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
-                                     ("rollout", rollout, ("heuristic", "random")),
+                                     ("rollout", rollout, ("heuristic", "v2", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
                                      ("bid_model", bid_model, ("heuristic", "learned", "random")),
                                      ("opponents", opponents, ("heuristic", "random")),
@@ -346,7 +350,8 @@ class ExpertBot(Bot):
                             rollout=self.rollout, only=me if self.opponents == "random" else -1,
                             exact=self.exact,
                             table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)] for s in range(n)]
-                            if self.exact else None, prior=prior, prior_weight=self.learned_prior)
+                            if self.exact else None, prior=prior, prior_weight=self.learned_prior,
+                            voids=view.voids if self.rollout == "v2" else None)
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}
@@ -382,7 +387,7 @@ class ExpertBot(Bot):
                     st = base.copy()
                     st.play(cards[i])
                     won = (random_playout(st, self.rng.random) if self.rollout == "random"
-                           else heuristic_playout(st, gone0, scores_tricks))
+                           else PLAYOUTS[self.rollout](st, gone0, scores_tricks))
                     scores = [hand_score(bids[s], won[s], h, rules) for s in range(view.players)]
                     tot_u[i] += w * self._utility(view, scores)
                     tot_s[i] += w * scores[me]
@@ -542,7 +547,7 @@ class ExpertBot(Bot):
                     st = HandState(hands, trump, leader, hand_size=h, bids=bids,
                                    must_trump=rules.must_trump)
                     won = (random_playout(st, self.rng.random) if self.rollout == "random"
-                           else heuristic_playout(st, gone0, rules.missed_bid_scores_tricks))
+                           else PLAYOUTS[self.rollout](st, gone0, rules.missed_bid_scores_tricks))
                     scores = [hand_score(bids[s], won[s], h, rules) for s in range(n)]
                     tricks[b][won[me]] += w
                     util[b] += w * self._utility(view, scores)

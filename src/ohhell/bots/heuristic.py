@@ -30,6 +30,7 @@ from ..scoring import hand_score
 from ..view import View
 from .base import Bot, Budget, Decision
 from .policy import choose_card, sure_tricks
+from .policy_v2 import choose_card_v2
 
 __all__ = ["HeuristicBot", "BeginnerBot", "trick_distribution", "view_card_inputs"]
 
@@ -77,16 +78,23 @@ class HeuristicBot(Bot):
     ``mistakes`` (0..1) is the chance of a uniformly random card instead of
     the rule's, ``bid_noise`` the spread (in tricks) of noise added to its
     trick estimate: both 0 for ``heuristic``; the ``beginner`` level sets them.
+    ``play`` picks the card policy: ``"heuristic"`` (default,
+    :func:`~ohhell.bots.policy.choose_card`) or ``"v2"``
+    (:func:`~ohhell.bots.policy_v2.choose_card_v2`, which weighs each card's odds of
+    holding a trick and reads the voids shown).
     Decisions take well under a millisecond.
     """
 
     name = "heuristic"
 
     def __init__(self, seed: "int | str | None" = None, *, mistakes: float = 0.0,
-                 bid_noise: float = 0.0) -> None:
+                 bid_noise: float = 0.0, play: str = "heuristic") -> None:
+        if play not in ("heuristic", "v2"):
+            raise ValueError(f"play must be one of heuristic, v2, not {play!r}")
         self.rng = random.Random(seed)
         self.mistakes = mistakes
         self.bid_noise = bid_noise
+        self.play = play
 
     def decide(self, view: View, budget: Budget | None = None) -> Decision:
         legal = view.legal_actions()
@@ -121,7 +129,14 @@ class HeuristicBot(Bot):
             a = self.rng.choice(legal)
             return Decision(a, {x: float(x is a) for x in legal}, note="a careless card")
         args = view_card_inputs(view)
-        c = choose_card(**args)
+        if self.play == "v2" and view.seat is not None:
+            c = choose_card_v2(args["hand"], args["legal"], view.seat, args["trick_len"], args["led"],
+                               args["best"], args["winner"], args["n"], args["trump"], args["gone"],
+                               args["tricks_left"], [0 if b is None else b for b in view.bids],
+                               view.tricks_won, view.voids, args["scores_tricks"],
+                               view.rules.must_trump and args["trump"] >= 0)
+        else:
+            c = choose_card(**args)
         action = PLAYS[c]
         need = args["need"]
         why = ("needs %d more trick%s" % (need, "" if need == 1 else "s") if need > 0 else

@@ -8,8 +8,9 @@ reward, so opponents are modelled as playing for their own scores):
   proportion to its bid-likelihood weight), descends the tree choosing among
   the cards legal *in that deal* (UCB1 with availability counts), expands
   one new card (the heuristic's choice first), finishes the hand with the
-  heuristic policy (:func:`ohhell.bots.policy.heuristic_playout`), and
-  backs up each seat's score;
+  heuristic policy (:func:`ohhell.bots.policy.heuristic_playout`; with
+  ``rollout="v2"`` the ``v2`` policy, :mod:`ohhell.bots.policy_v2`, both
+  for the first choice and the playout), and backs up each seat's score;
 * the decision is the root card visited most.
 """
 
@@ -23,6 +24,7 @@ from typing import Callable, Sequence
 
 from ..fast import HandState, random_playout
 from .policy import choose_card, heuristic_playout, mixed_playout
+from .policy_v2 import choose_card_v2, playout_v2
 from .solver import finish
 
 __all__ = ["search_play", "search_bid"]
@@ -42,13 +44,15 @@ class _Node:
 def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scores_tricks: bool,
               rollout: str, rng: random.Random, only: int = -1, exact: int = 0,
               table=None, memo=None, prior: "dict[int, float] | None" = None,
-              prior_weight: float = 0.0) -> tuple[list[int], int]:
+              prior_weight: float = 0.0, voids: "Sequence[int] | None" = None) -> tuple[list[int], int]:
     """One ISMCTS descent from ``node`` in deal ``st`` (consumed): select, expand one card,
     roll out.  Appends ``(node, seat)`` pairs to ``path``; returns tricks won and the first card.
 
     ``prior`` (card -> probability) guides the first choice of the descent: untried cards are
     expanded most probable first, and a tried card's UCB value gains
-    ``prior_weight * prior[card] / (visits + 1)`` (a progressive bias that fades as it is visited)."""
+    ``prior_weight * prior[card] / (visits + 1)`` (a progressive bias that fades as it is visited).
+    ``rollout``: ``"heuristic"``, ``"random"`` or ``"v2"``; ``voids`` (``v2`` only) the suits each seat
+    had shown it lacks at the root."""
     log = math.log
     sqrt = math.sqrt
     first = -1
@@ -84,9 +88,14 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
                 else:
                     wneed = None
                     led = -1
-                card = choose_card(st.hands[p], untried, len(st.trick), led, st.best, st.winner, st.n,
-                                   st.trump, st.played | gone0, bids[p] - won[p], st.tricks_left, wneed,
-                                   scores_tricks)
+                if rollout == "v2":
+                    card = choose_card_v2(st.hands[p], untried, p, len(st.trick), led, st.best, st.winner,
+                                          st.n, st.trump, st.played | gone0, st.tricks_left, bids, won,
+                                          voids, scores_tricks, st.must_trump and st.trump >= 0)
+                else:
+                    card = choose_card(st.hands[p], untried, len(st.trick), led, st.best, st.winner, st.n,
+                                       st.trump, st.played | gone0, bids[p] - won[p], st.tricks_left, wneed,
+                                       scores_tricks)
             else:
                 card = untried.bit_length() - 1
             child = _Node()
@@ -131,7 +140,10 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
     if rollout == "random":
         return random_playout(st, rng.random), first
     if exact:
-        return finish(st, table, exact, gone0, scores_tricks, memo), first
+        return finish(st, table, exact, gone0, scores_tricks, memo,
+                      playout_v2 if rollout == "v2" else heuristic_playout), first
+    if rollout == "v2":
+        return playout_v2(st, gone0, scores_tricks, voids=voids), first
     return heuristic_playout(st, gone0, scores_tricks), first
 
 
@@ -164,14 +176,15 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
                 my_score: "Callable[[list[int]], float] | None" = None,
                 rollout: str = "heuristic", only: int = -1, exact: int = 0,
                 table=None, prior: "dict[int, float] | None" = None,
-                prior_weight: float = 0.0) -> dict[int, tuple[int, float, float]]:
+                prior_weight: float = 0.0, voids: "Sequence[int] | None" = None) -> dict[int, tuple[int, float, float]]:
     """Search from ``me``'s turn; returns ``{card: (visits, mean reward, mean score)}`` at the root.
 
     ``base_states[i]`` is the hand in sampled deal ``i`` (not modified),
     ``weights[i]`` its weight; ``reward(won)`` maps tricks won to each seat's
     reward in [0, 1]; ``my_score(won)`` to this seat's points (for reporting);
     ``prior`` (card -> probability, e.g. a policy network's) biases the root's choices
-    (see :func:`_simulate`).
+    (see :func:`_simulate`); ``voids`` the suits each seat has shown it lacks (read by the
+    ``v2`` rollout only).
     """
     root = _Node()
     memo: dict = {}
@@ -186,7 +199,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
         st = base_states[pick()].copy()
         path: list = []
         won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo,
-                               prior, prior_weight)
+                               prior, prior_weight, voids)
         r = reward(won)
         for nd, p in path:
             nd.n += 1

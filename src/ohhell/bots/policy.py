@@ -30,7 +30,7 @@ from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
 from ..sampling import card_win_chances
 
-__all__ = ["choose_card", "heuristic_playout", "mixed_playout", "heuristic_bid", "sure_tricks"]
+__all__ = ["choose_card", "heuristic_playout", "mixed_playout", "heuristic_bid", "sure_tricks", "PLAYOUTS"]
 
 _FULL = (1 << 52) - 1
 # _ABOVE[c]: the cards of c's suit ranked above c
@@ -350,6 +350,12 @@ def mixed_playout(state: HandState, me: int, gone0: int, scores_tricks: bool, ra
             c = (m & -m).bit_length() - 1
         state.play(c)
     return won
+
+
+#: The rollout policies by name: ``playout(state, gone0, scores_tricks, stop=0)`` finishes the
+#: hand with every seat on that policy (``"heuristic"``: :func:`heuristic_playout`;
+#: ``"v2"``: :func:`ohhell.bots.policy_v2.playout_v2`, added by that module, which imports this one).
+PLAYOUTS = {"heuristic": heuristic_playout}
 
 
 # --- bidding ----------------------------------------------------------------------------

@@ -128,11 +128,12 @@ def solve(state: HandState, score: Sequence[Sequence[float]], gone0: int = 0,
 
 
 def finish(state: HandState, score: Sequence[Sequence[float]], exact: int, gone0: int = 0,
-           scores_tricks: bool = False, memo: "dict | None" = None) -> list[int]:
-    """Finish ``state``'s hand: the heuristic policy until ``exact`` tricks are left (at a
-    trick boundary), then :func:`solve`.  Returns the tricks won; ``state`` is consumed."""
+           scores_tricks: bool = False, memo: "dict | None" = None, playout=heuristic_playout) -> list[int]:
+    """Finish ``state``'s hand: the heuristic policy (or ``playout``, called as
+    ``playout(state, gone0, scores_tricks, stop=exact)``) until ``exact`` tricks are left
+    (at a trick boundary), then :func:`solve`.  Returns the tricks won; ``state`` is consumed."""
     if state.tricks_left > exact:
-        heuristic_playout(state, gone0, scores_tricks, stop=exact)
+        playout(state, gone0, scores_tricks, stop=exact)
     if state.tricks_left == 0:
         return state.won
     return solve(state, score, gone0, scores_tricks, memo)
