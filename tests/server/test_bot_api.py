@@ -489,13 +489,14 @@ def test_the_account_page_makes_and_revokes_tokens_and_pages_mark_the_bot(browse
         expect(page.locator("#standings li", has=page.locator(".pill.bot-account"))).to_contain_text("Clanky")
         expect(page.locator("#seats .seat[data-seat='1'] .seat-tag.account")).to_be_visible()
         page.goto(f"{srv.base}/t/{played}/replay/1")
-        mark = page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")
+        # the replay draws its seats with the table's code, so the mark is the table's
+        mark = page.locator("#seats .seat[data-seat='1'] .seat-tag.account")
         expect(mark).to_have_text("bot account")
         expect(mark).to_have_attribute("title", "a program playing through the bot API")
-        expect(page.locator("#seats .pill.bot-account")).to_have_count(1)   # the server's own bots are not accounts
+        expect(page.locator("#seats .seat-tag.account")).to_have_count(1)   # the server's own bots are not accounts
         expect(page.locator("#desc")).to_contain_text("Clanky (bot)")
         page.keyboard.press("End")   # and so at every step
-        expect(page.locator("#seats .replay-seat[data-seat='1'] .pill.bot-account")).to_be_visible()
+        expect(page.locator("#seats .seat[data-seat='1'] .seat-tag.account")).to_be_visible()
         # its player page's recent game marks the bots as the table's seat panel does
         page.goto(srv.base + "/players/Clanky")
         game = page.locator("#recent li", has=page.locator(f"a[href='/t/{played}/replay/1']"))

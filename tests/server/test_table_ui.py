@@ -640,3 +640,29 @@ def test_focus_outlines_stand_out_against_what_lies_around_them(browser, server,
         assert f["ratio"] >= 3, f
     assert not errors, errors
     ctx.close()
+
+
+SLOW_FRAMES = """(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  // a busy machine: each animation frame comes 250 ms late, after the bots' next frames
+  window.requestAnimationFrame = (cb) => setTimeout(() => raf(cb), 250);
+})()"""
+
+
+def test_a_new_hand_is_dealt_with_motion_even_when_the_bots_move_before_the_next_animation_frame(browser, server):
+    """A frame the bots follow at once (their bids come 50 ms after the deal here, the browser's
+    animation frames 250 ms late) still shows the deal and the trump card turning: the newer
+    frame takes over the deal the older one planned (this was a flaky miss of the whole-game
+    test on a loaded machine)."""
+    url = new_table(server, hand_sizes=(1, 1, 1), no_trump="never")
+    ctx, page, errors = sit(browser, url, 1280, init=MOTION_LOG + ";" + SLOW_FRAMES)
+    # the person takes half a second a move, so each of their turns lets an animation frame in
+    play_by_keyboard(page, lambda v: v["hand_index"] < 2 and v["phase"] != "over", pause=0.5)
+    page.wait_for_function("() => window.ohhell.state.game.view.hand_index === 2")
+    page.wait_for_timeout(800)
+    kinds = [m["kind"] for m in page.evaluate("() => window.__motions")]
+    # hands 2 and 3 were dealt while this page watched (hand 1 was on the table when it came)
+    assert kinds.count("flip") >= 2, kinds
+    assert "deal" in kinds, kinds
+    assert not errors, errors
+    ctx.close()

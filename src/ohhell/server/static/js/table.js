@@ -718,6 +718,9 @@ function motionSources(change, msg) {
 }
 
 let motionEpoch = 0;   // a newer state frame cancels the motion an older one planned
+// A new hand's deal that a newer frame cancelled before it started (a bot bid within the same
+// animation frame): the newer frame runs it, since the cards still fly from the same dealer.
+let pendingDeal = null;
 
 /** Start this frame's motion in the next animation frame: measuring where the cards now
  * stand needs the new layout, which the browser computes for that frame anyway (measuring
@@ -726,19 +729,21 @@ function animate(change, from) {
   const v = view();
   if (!v) return;
   const epoch = motionEpoch;
-  const dealt = change.newHand && !change.fresh;
-  if (dealt || from.plays.length) {
-    const handIndex = v.hand_index;
+  if (change.newHand && !change.fresh) pendingDeal = { from: from.deal, handIndex: v.hand_index };
+  else if (pendingDeal && (change.newHand || pendingDeal.handIndex !== v.hand_index)) pendingDeal = null;
+  if (pendingDeal || from.plays.length) {
     requestAnimationFrame(() => {
       if (epoch !== motionEpoch) return;
-      if (dealt) {
-        if (from.deal) {
-          [...document.querySelectorAll("#hand .card")].forEach((c, i) => flyFrom(c, from.deal, ms("deal"), { delay: i * ms("dealStagger"), rotate: -20 }));
+      const deal = pendingDeal;
+      pendingDeal = null;
+      if (deal && view() && view().hand_index === deal.handIndex) {
+        if (deal.from) {
+          [...document.querySelectorAll("#hand .card")].forEach((c, i) => flyFrom(c, deal.from, ms("deal"), { delay: i * ms("dealStagger"), rotate: -20 }));
           // each seat's cards fly in as one fan: one animation a seat, not one a card
-          for (const b of document.querySelectorAll("#seats .backs")) flyFrom(b, from.deal, ms("deal"), { delay: 60 });
+          for (const b of document.querySelectorAll("#seats .backs")) flyFrom(b, deal.from, ms("deal"), { delay: 60 });
         }
         const trump = document.querySelector("#deck .trump-card");
-        if (trump && view() && view().hand_index === handIndex) flip(trump, ms("flip"));
+        if (trump) flip(trump, ms("flip"));
       }
       for (const pl of from.plays) {
         const node = document.querySelector(`#trick .card[data-card='${pl.card}']`);
