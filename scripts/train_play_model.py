@@ -12,10 +12,15 @@ Steps (ohhell.bots.playtrain makes the data):
 2. the play network (policy: the expert's visit shares; value: the tricks the seat took);
 3. self-play hands: every seat plays the play network's card;
 4. the bid model conditioned on the bid (the trick model's inputs plus the bid; the tricks
-   taken in the teacher and the self-play hands).
+   taken in the self-play hands, where four bids in ten explore, so that the model learns
+   what each bid leads to when the play network plays it out).
 
 ``--cache FILE`` keeps the generated data (an .npz): a second run with the same options
-trains from it instead of playing the hands again.
+trains from it instead of playing the hands again.  ``--bids-only`` runs steps 3 and 4
+alone, on the play network already in ``--out``, and writes the same bid model a whole run
+would (its data and its training have seeds of their own):
+
+    PYTHONPATH=src nice -n 10 python scripts/train_play_model.py --jobs 2 --bids-only
 """
 
 from __future__ import annotations
@@ -48,6 +53,19 @@ def run_chunks(fn, tasks, pool):
         bids += b
         plays += p
     return bids, plays
+
+
+def selfplay_bid_arrays(tasks, pool):
+    """The self-play tasks' bid examples as arrays, in task order, each task's packed as it
+    comes in (a million bids as Python lists would not fit in memory)."""
+    fn = selfplay_chunk
+    it = ((i, fn(t)) for i, t in enumerate(tasks)) if pool is None else pool.imap(fn, tasks)
+    parts, waiting = [], {}
+    for i, (bids, _) in it:
+        waiting[i] = bid_arrays(bids)
+        while len(parts) in waiting:
+            parts.append(waiting.pop(len(parts)))
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
 
 
 def bid_arrays(bids):
@@ -260,6 +278,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
+    ap.add_argument("--bids-only", action="store_true",
+                    help="train only the bid model, from self-play of the play network already in --out")
     args = ap.parse_args(argv)
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
@@ -267,6 +287,48 @@ def main(argv=None) -> int:
     if args.jobs > 1:
         from ohhell.bots.match import ProcessPool
         pool = ProcessPool(args.jobs)
+    if args.bids_only:
+        if not os.path.exists(args.out):
+            ap.error(f"--bids-only needs the play network in {args.out}; train it first (without --bids-only)")
+        with np.load(args.out) as f:
+            params = {k: f[k] for k in f.files if k.startswith("p_")}
+        PlayNet(params)
+    else:
+        params = train_teacher_and_play(args, rng, pool, t0, ap)
+    tmp = args.out + ".play.npz"
+    np.savez(tmp, **params)
+    try:
+        bid_params = train_bid_selfplay(args, tmp, pool, t0)
+    finally:
+        os.remove(tmp)
+    params.update(bid_params)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    np.savez_compressed(args.out, **params)
+    if pool is not None:
+        pool.close()
+    PlayNet(params)
+    BidNet(params)
+    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes), {time.time() - t0:.0f} s in all")
+    return 0
+
+
+def train_bid_selfplay(args, weights, pool, t0):
+    """Steps 3 and 4: self-play hands by the play network at ``weights``, the first
+    ``--held-out`` share of them held out, then the bid-conditioned model on the rest."""
+    if args.selfplay_hands <= args.chunk * 4:
+        raise SystemExit(f"--selfplay-hands must be more than {args.chunk * 4} (hands are held out "
+                         f"{args.chunk * 4} at a time)")
+    tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", weights)
+             for i in range(0, args.selfplay_hands, args.chunk * 4)]
+    cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
+    BX, By, Bh = selfplay_bid_arrays(tasks[cut:], pool)
+    BXv, Byv, Bhv = selfplay_bid_arrays(tasks[:cut], pool)
+    print(f"self-play: {len(By)} bids ({len(Byv)} held out), {time.time() - t0:.0f} s", flush=True)
+    return train_bid(BX, By, Bh, BXv, Byv, Bhv, args, np.random.default_rng([args.seed, 4]))
+
+
+def train_teacher_and_play(args, rng, pool, t0, ap):
+    """Steps 1 and 2: the teacher's hands (or the cache) and the play network."""
     key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk, args.held_out])
     cached = None
     if args.cache and os.path.exists(args.cache):
@@ -291,28 +353,8 @@ def main(argv=None) -> int:
         data = cached
     print(f"teacher data: {len(data['y'])} card decisions, {len(data['By'])} bids "
           f"({len(data['yv'])} and {len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
-    params = train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
-                        data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    tmp = args.out + ".play.npz"
-    np.savez(tmp, **params)
-    BX, By, Bh = data["BX"], data["By"], data["Bh"]
-    if args.selfplay_hands:
-        tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", tmp)
-                 for i in range(0, args.selfplay_hands, args.chunk * 4)]
-        sbids, _ = run_chunks(selfplay_chunk, tasks, pool)
-        SX, Sy, Sh = bid_arrays(sbids)
-        BX, By, Bh = np.concatenate([BX, SX]), np.concatenate([By, Sy]), np.concatenate([Bh, Sh])
-        print(f"self-play: {len(Sy)} bids, {time.time() - t0:.0f} s", flush=True)
-    os.remove(tmp)
-    params.update(train_bid(BX, By, Bh, data["BXv"], data["Byv"], data["Bhv"], args, rng))
-    np.savez_compressed(args.out, **params)
-    if pool is not None:
-        pool.close()
-    PlayNet(params)
-    BidNet(params)
-    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes), {time.time() - t0:.0f} s in all")
-    return 0
+    return train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
+                      data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
 
 
 if __name__ == "__main__":

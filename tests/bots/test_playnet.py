@@ -182,7 +182,7 @@ def test_expert_with_the_learned_prior_plays_legally_and_reproducibly():
 def test_training_command_end_to_end(tmp_path):
     out = tmp_path / "play.npz"
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"), "--teacher-hands", "6",
-           "--chunk", "2", "--teacher-iterations", "3", "--selfplay-hands", "6", "--epochs", "1",
+           "--chunk", "2", "--teacher-iterations", "3", "--selfplay-hands", "16", "--epochs", "1",
            "--bid-epochs", "1", "--hidden", "16", "--bid-hidden", "8", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
@@ -199,3 +199,58 @@ def test_training_command_end_to_end(tmp_path):
         assert sorted(a.files) == sorted(b.files)
         for k in a.files:
             assert (a[k] == b[k]).all(), k
+    # --bids-only on the play network of the whole run rebuilds the same bid model ...
+    out3 = tmp_path / "play3.npz"
+    with np.load(out) as a:
+        np.savez(out3, **{k: a[k] for k in a.files if k.startswith("p_")})
+    r = subprocess.run(cmd[:-1] + [str(out3), "--bids-only"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "play epoch" not in r.stdout and "bid epoch 1" in r.stdout
+    with np.load(out) as a, np.load(out3) as c:
+        assert sorted(a.files) == sorted(c.files)
+        for k in a.files:
+            assert (a[k] == c[k]).all(), k
+    # ... and without one it says what to do, with no traceback
+    r = subprocess.run(cmd[:-1] + [str(tmp_path / "none.npz"), "--bids-only"], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 2 and "train it first" in r.stderr and "Traceback" not in r.stderr
+
+
+def bid_views(rules: Rules, seeds) -> list:
+    """The first bidder's view in one game per seed."""
+    out = []
+    for seed in seeds:
+        g = Game(rules, seed=seed)
+        out.append(g.view(g.seats_to_act[0]))
+    return out
+
+
+def test_the_experts_bid_net_blends_the_networks_expected_scores_into_the_search():
+    from ohhell.bots.learned import features
+    from ohhell.bots.learnedbot import bid_position
+    from ohhell.scoring import hand_score
+    rules = Rules.preset("openspiel")
+    for v in bid_views(rules, ["net0", "net1", "net2"]):
+        off = make("expert", seed=4, iterations=20, seconds=60).decide(v)
+        zero = make("expert", seed=4, iterations=20, seconds=60, bid_net=0).decide(v)
+        half = make("expert", seed=4, iterations=20, seconds=60, bid_net=0.5).decide(v)
+        full = make("expert", seed=4, iterations=20, seconds=60, bid_net=1).decide(v)
+        assert (off.action, off.values) == (zero.action, zero.values)
+        h = v.hand_size
+        pos, earlier, hook = bid_position(v)
+        trump = -1 if v.trump is None else v.trump
+        base = features(v.hand_mask, trump, int(v.trump_card), v.players, h, pos, earlier, hook)
+        cands = [a.tricks for a in off.values]
+        dists = shared_nets()[1].by_bid(base, cands, h)
+        net = {b: sum(float(p) * hand_score(b, k, h, v.rules) for k, p in enumerate(dists[b])) for b in cands}
+        # the same search (same seed), each candidate's score moved half-way or all the way to the network's
+        for a in off.values:
+            b = a.tricks
+            assert half.values[a] == pytest.approx((off.values[a] + net[b]) / 2, abs=1e-9)
+            assert full.values[a] == pytest.approx(net[b], abs=1e-9)
+        assert full.action.tricks == max(cands, key=lambda b: net[b])
+        for d in (half, full):
+            assert d.action in v.legal and sum(d.trick_probs) == pytest.approx(1.0)
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="bid_net"):
+            make("expert", bid_net=bad)

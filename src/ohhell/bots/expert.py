@@ -182,6 +182,13 @@ class ExpertBot(Bot):
         its most probable cards are tried first and each card's UCB value
         gains ``learned_prior * P(card) / (visits + 1)``; 0 (default) is off.
         Needs NumPy.
+    :param bid_net: between 0 (default: off) and 1, how much a bid's expected score comes from
+        the bid-conditioned network (:class:`ohhell.bots.playnet.BidNet`: P(k tricks | the
+        hand, the turned card, the place, the earlier bids and the bid), learned from hands
+        played out by the play network) rather than from the bid search's play-outs: each
+        candidate's score is ``(1 - bid_net) * search + bid_net * network`` (late in a game
+        the search's value of winning is kept as it is). Needs NumPy.
+    :param bid_weights: the weights file of ``bid_net``'s network (default: the shipped one).
     :raises ValueError: for an unknown option value.
     """
 
@@ -194,7 +201,15 @@ class ExpertBot(Bot):
                  bid_search: str = "ismcts", bid_model: str = "heuristic",
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
-                 bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids") -> None:
+                 bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids",
+                 bid_net: float = 0.0, bid_weights: "str | None" = None) -> None:
+        if not 0.0 <= float(bid_net) <= 1.0:
+            raise ValueError(f"bid_net must be between 0 and 1, not {bid_net!r}")
+        self.bid_net = float(bid_net)
+        self._bid_net = None
+        if self.bid_net > 0:
+            from .playnet import shared_nets
+            self._bid_net = shared_nets(bid_weights)[1]
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         self.one_card = one_card
@@ -475,6 +490,8 @@ class ExpertBot(Bot):
                          only=me if self.bid_model == "random" else -1, exact=self.exact,
                          table_of=lambda bb: [[hand_score(bb[s], t, h, rules) for t in range(h + 1)]
                                               for s in range(n)], tree=self.bid_tree)
+        if self._bid_net is not None:
+            self._blend_bid_net(view, res, top + self.rivalry * norm)
         best_b = max(res, key=lambda b: (res[b]["value"], res[b]["score"]))
         values = {BIDS[b]: res[b]["score"] for b in res}
         tr = res[best_b]["tricks"][:h + 1]
@@ -492,6 +509,28 @@ class ExpertBot(Bot):
             stats["utility"] = {BIDS[b]: res[b]["value"] * top for b in res}
             note += " (weighing the game score)"
         return Decision(best, values, probs, note, stats)
+
+    def _blend_bid_net(self, view: View, res: dict, top: float) -> None:
+        """Move each searched bid's score (and its value, by as many points) towards the
+        bid-conditioned network's expected score, by ``bid_net``; its trick distribution too."""
+        from .learnedbot import bid_position
+        from .learned import features
+        h = view.hand_size
+        trump = -1 if view.trump is None else view.trump
+        tc = -1 if view.trump_card is None else int(view.trump_card)
+        pos, earlier, hook = bid_position(view)
+        base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+        assert self._bid_net is not None
+        dists = self._bid_net.by_bid(base, list(res), h)
+        lam = self.bid_net
+        for b, r in res.items():
+            net = sum(float(p) * hand_score(b, k, h, view.rules) for k, p in enumerate(dists[b]))
+            shift = lam * (net - r["score"])
+            r["score"] += shift
+            r["value"] += shift / top
+            tot = sum(r["tricks"]) or 1
+            r["tricks"] = [(1 - lam) * x + lam * tot * (float(dists[b][k]) if k <= h else 0.0)
+                           for k, x in enumerate(r["tricks"])]
 
     def _bid_one_card(self, view: View) -> Decision:
         """A one-card hand's bid: the exact equilibrium (no sampling, no budget)."""

@@ -15,7 +15,7 @@ example is taken from a real :class:`~ohhell.Game` through the deciding seat's
   gives the bidder's inputs, its bid and the tricks it took.
 * :func:`selfplay_chunk`: the same hands (up to 17 cards) with every seat playing
   the play network's card: bid examples whose tricks follow the network's own
-  play.  Four bids in ten are any legal bid within two of the trick model's best,
+  play (no play examples).  Four bids in ten are any legal bid within two of the trick model's best,
   so the bid-conditioned model sees what each bid leads to, not only the usual bid.
 """
 
@@ -143,8 +143,9 @@ def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
 
 def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     """``(hands, seed, weights)``: hands with every seat playing the play network's most
-    likely card.  Returns ``(bid examples, play examples)`` like :func:`teacher_chunk`
-    (the play examples' target is the card played)."""
+    likely card.  Returns ``(bid examples, [])``: the bids like :func:`teacher_chunk`'s,
+    and no play examples (their inputs would cost far more memory than the bids, and the
+    play network learns from the teacher)."""
     from .playnet import shared_nets
     hands, seed, weights = task
     rng = random.Random(f"selfplay:{seed}")
@@ -155,8 +156,7 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
         if len(view.legal) == 1:
             return view.legal[0], None
         policy, _ = net.evaluate(view)
-        a = max(view.legal, key=lambda a: (policy[a], -a.card))
-        return a, {int(a.card): 1.0}
+        return max(view.legal, key=lambda a: (policy[a], -a.card)), None
 
     bids: list = []
     plays: list = []
