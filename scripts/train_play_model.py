@@ -278,6 +278,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
+    ap.add_argument("--selfplay-cache", default=None,
+                    help="keep the self-play bids here (.npz) and reuse them while the play network is the same")
     ap.add_argument("--bids-only", action="store_true",
                     help="train only the bid model, from self-play of the play network already in --out")
     args = ap.parse_args(argv)
@@ -321,8 +323,22 @@ def train_bid_selfplay(args, weights, pool, t0):
     tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", weights)
              for i in range(0, args.selfplay_hands, args.chunk * 4)]
     cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
+    key = None
+    if args.selfplay_cache:
+        import hashlib
+        with np.load(weights) as f:
+            digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
+        key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"])
+        if os.path.exists(args.selfplay_cache):
+            with np.load(args.selfplay_cache) as f:
+                if f["key"].tolist() == key.tolist():
+                    print(f"self-play bids from {args.selfplay_cache}", flush=True)
+                    return train_bid(f["BX"], f["By"], f["Bh"], f["BXv"], f["Byv"], f["Bhv"], args,
+                                     np.random.default_rng([args.seed, 4]))
     BX, By, Bh = selfplay_bid_arrays(tasks[cut:], pool)
     BXv, Byv, Bhv = selfplay_bid_arrays(tasks[:cut], pool)
+    if key is not None:
+        np.savez(args.selfplay_cache, key=key, BX=BX, By=By, Bh=Bh, BXv=BXv, Byv=Byv, Bhv=Bhv)
     print(f"self-play: {len(By)} bids ({len(Byv)} held out), {time.time() - t0:.0f} s", flush=True)
     return train_bid(BX, By, Bh, BXv, Byv, Bhv, args, np.random.default_rng([args.seed, 4]))
 
