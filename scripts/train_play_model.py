@@ -278,6 +278,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
+    ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                    help="play the hands on a Ray cluster (no address: start Ray here); the same data as a "
+                         "local run (--jobs: at most this many Ray workers)")
     ap.add_argument("--selfplay-cache", default=None,
                     help="keep the self-play bids here (.npz) and reuse them while the play network is the same")
     ap.add_argument("--bids-only", action="store_true",
@@ -285,10 +288,25 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
+    from ohhell.bots.distributed import RayPool, RayPoolError
     pool = None
-    if args.jobs > 1:
-        from ohhell.bots.match import ProcessPool
-        pool = ProcessPool(args.jobs)
+    try:
+        if args.ray is not None:
+            pool = RayPool(args.ray or None, workers=args.jobs if args.jobs > 1 else None)
+        elif args.jobs > 1:
+            from ohhell.bots.match import ProcessPool
+            pool = ProcessPool(args.jobs)
+        return train(args, ap, rng, pool, t0)
+    except RayPoolError as e:       # Ray missing, a bad address, workers lost
+        print(f"train_play_model: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def train(args, ap, rng, pool, t0) -> int:
+    """Both networks (or the bid model alone, ``--bids-only``), written to ``args.out``."""
     if args.bids_only:
         if not os.path.exists(args.out):
             ap.error(f"--bids-only needs the play network in {args.out}; train it first (without --bids-only)")
@@ -306,8 +324,6 @@ def main(argv=None) -> int:
     params.update(bid_params)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     np.savez_compressed(args.out, **params)
-    if pool is not None:
-        pool.close()
     PlayNet(params)
     BidNet(params)
     print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes), {time.time() - t0:.0f} s in all")
@@ -320,7 +336,9 @@ def train_bid_selfplay(args, weights, pool, t0):
     if args.selfplay_hands <= args.chunk * 4:
         raise SystemExit(f"--selfplay-hands must be more than {args.chunk * 4} (hands are held out "
                          f"{args.chunk * 4} at a time)")
-    tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", weights)
+    with open(weights, "rb") as f:
+        blob = f.read()          # the network travels with each task (a Ray node has no such file)
+    tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", blob)
              for i in range(0, args.selfplay_hands, args.chunk * 4)]
     cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
     key = None

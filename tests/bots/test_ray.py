@@ -106,6 +106,28 @@ def test_training_data_on_ray_is_the_local_data(cluster):
     assert local[3] == remote[3]
 
 
+def test_play_network_training_on_ray_gives_the_local_weights(cluster, tmp_path):
+    """``scripts/train_play_model.py --ray ADDRESS``: the teacher's hands and the self-play hands
+    (whose play network travels with each task as bytes) played on the cluster train the same
+    weights, to the bit, as a local run."""
+    import numpy as np
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"), "--teacher-hands", "4",
+           "--chunk", "2", "--teacher-iterations", "3", "--selfplay-hands", "16", "--epochs", "1",
+           "--bid-epochs", "1", "--hidden", "16", "--bid-hidden", "8"]
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+    local, remote = tmp_path / "local.npz", tmp_path / "remote.npz"
+    for out, extra in ((local, []), (remote, ["--ray", cluster, "--jobs", "2"])):
+        r = subprocess.run(cmd + ["--out", str(out), *extra], capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+    with np.load(local) as a, np.load(remote) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            assert (a[k] == b[k]).all(), k
+    r = subprocess.run(cmd + ["--out", str(tmp_path / "x.npz"), "--ray", "127.0.0.1:1"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert r.returncode == 1 and "train_play_model:" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_arena_joins_a_cluster_by_its_address(cluster, tmp_path):
     local_summary, local_records = _arena(tmp_path, "local", "--jobs", "1")
     js, recs = tmp_path / "joined.json", tmp_path / "joined.jsonl"

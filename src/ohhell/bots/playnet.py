@@ -356,12 +356,21 @@ class BidNet:
 _NETS: "dict[str, tuple[PlayNet, BidNet]]" = {}
 
 
-def shared_nets(path: "str | None" = None) -> "tuple[PlayNet, BidNet]":
-    """The networks at ``path`` (default: the shipped weights), loaded once per process."""
+def shared_nets(path: "str | bytes | None" = None) -> "tuple[PlayNet, BidNet]":
+    """The networks at ``path`` (default: the shipped weights), loaded once per process.
+    ``path`` may also be the weights file's bytes, which travel with a task to a worker on
+    another machine (a Ray node) where no such file exists."""
     import numpy as np
-    key = path or DEFAULT_PLAY_WEIGHTS
+    if isinstance(path, bytes):
+        import hashlib
+        import io
+        key = "sha256:" + hashlib.sha256(path).hexdigest()
+        source: "str | io.BytesIO" = io.BytesIO(path)
+    else:
+        key = path or DEFAULT_PLAY_WEIGHTS
+        source = key
     if key not in _NETS:
-        with np.load(key) as f:
+        with np.load(source) as f:
             params = {k: f[k] for k in f.files}
         _NETS[key] = (PlayNet(params), BidNet(params))
     return _NETS[key]

@@ -143,7 +143,7 @@ def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
 
 def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     """``(hands, seed, weights)``: hands with every seat playing the play network's most
-    likely card.  Returns ``(bid examples, [])``: the bids like :func:`teacher_chunk`'s,
+    likely card (``weights``: a weights file's path or its bytes, as :func:`shared_nets` takes).  Returns ``(bid examples, [])``: the bids like :func:`teacher_chunk`'s,
     and no play examples (their inputs would cost far more memory than the bids, and the
     play network learns from the teacher)."""
     from .playnet import shared_nets
