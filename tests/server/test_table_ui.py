@@ -292,6 +292,17 @@ def test_a_whole_game_at_each_width(browser, server, width):
                 assert hook is not None  # we bid before the dealer, or are the dealer
                 assert hook_sentence(v, hook, st["you"]["seat"]) in note, note
                 hooks_checked += 1
+                # the bids so far, in bidding order from the dealer's left, and their total
+                # against the tricks
+                so_far = page.evaluate("""() => [...document.querySelectorAll('#bids .bids-so-far li')]
+                    .map((li) => [li.querySelector('.nm').textContent, li.querySelector('b').textContent])""")
+                order = [(v["dealer"] + 1 + k) % 4 for k in range(4)]
+                assert so_far == [["You" if x == 0 else v["names"][x], "…" if v["bids"][x] is None else str(v["bids"][x])]
+                                  for x in order], so_far
+                total, h = sum(b for b in v["bids"] if b is not None), v["hand_size"]
+                diff = ("as many as the tricks" if total == h else f"{h - total} fewer than the tricks" if total < h
+                        else f"{total - h} more than the tricks")
+                assert f"Bids total {total} for {h} tricks ({diff})." in note, note
                 if v["hand_index"] == 1 and not result_checked:
                     # the first hand's result: who made their bid, and the points
                     shown = page.evaluate("""() => { const box = document.getElementById('hand-result');
