@@ -203,6 +203,12 @@ def test_an_event_from_the_form_to_the_results(browser, server):
                 text = page.locator("main").inner_text()
                 assert not CARD.search(text), f"a card on the page while the event runs: {CARD.search(text)[0]}"
                 assert "Gus" in page.locator("#ranking").inner_text()
+                # the tables in progress: the guest's table is one hand in, the bots' table ahead
+                # of it (playing its second hand, or finished); the server counts the same
+                live = {tb["table"]: tb for tb in ev["live"]}
+                assert live[1]["hands_finished"] == 1 and live[0]["hands_finished"] >= 1
+                lines = wait_text(page, "#live li", r"Table 2 · playing, 1 of 2 hands done")
+                assert re.search(r"Table 1 · (playing, 1 of 2 hands done|finished)", lines), lines
         finally:
             go_on.set()
             worker.join(120)
