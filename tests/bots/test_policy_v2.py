@@ -161,14 +161,70 @@ def test_the_v2_player_only_plays_legal_cards(rules, seed, steps):
     assert sum(won) == g.hand_size and st_.tricks_left == 0
 
 
+@settings(max_examples=100, deadline=None)
+@given(rules_strategy(), st.integers(0, 2 ** 32), st.integers(0, 40), st.integers(0, 6))
+def test_a_playout_with_one_v2_seat_plays_v2_there_and_the_heuristic_elsewhere(rules, seed, steps, who):
+    """``playout_v2(only=seat)``, card by card against the two policies it mixes."""
+    g = _random_play_position(rules, seed, steps)
+    if g is None:
+        return
+    me = who % rules.players
+    gone0 = 1 << int(g.turned_card) if g.turned_card is not None else 0
+    st_ = HandState.from_game(g)
+    voids = list(g.view(me).voids)
+    won = playout_v2(st_.copy(), gone0, rules.missed_bid_scores_tricks, voids=voids, only=me)
+    # the same hand step by step: seat ``me`` asks v2, every other seat the heuristic
+    ref = st_.copy()
+    vd = list(voids)
+    must = ref.must_trump and ref.trump >= 0
+    while ref.tricks_left:
+        p, tl = ref.to_act, len(ref.trick)
+        led = ref.led if tl else None
+        legal = legal_mask(ref.hands[p], led, ref.trump if ref.trump >= 0 else None, must)
+        ld = led if led is not None else -1
+        if not legal & (legal - 1):
+            c = legal.bit_length() - 1
+        elif p == me:
+            c = choose_card_v2(ref.hands[p], legal, p, tl, ld, ref.best, ref.winner, ref.n, ref.trump,
+                               ref.played | gone0, ref.tricks_left, ref.bids, ref.won, vd,
+                               rules.missed_bid_scores_tricks, must)
+        else:
+            w = ref.winner
+            c = choose_card(ref.hands[p], legal, tl, ld, ref.best, w, ref.n, ref.trump, ref.played | gone0,
+                            ref.bids[p] - ref.won[p], ref.tricks_left, ref.bids[w] - ref.won[w] if tl else None,
+                            rules.missed_bid_scores_tricks)
+        if tl and c // 13 != ld:
+            vd[p] |= 1 << ld
+            if must and c // 13 != ref.trump:
+                vd[p] |= 1 << ref.trump
+        ref.play(c)
+    assert won == ref.won
+
+
+def test_a_playout_with_no_v2_seat_is_the_heuristic_playout():
+    from ohhell.bots.policy import heuristic_playout
+    rng = random.Random(3)
+    for i in range(200):
+        rules = Rules(rng.randint(3, 7), hand_sizes=[rng.randint(1, 7)], must_trump=rng.random() < 0.3)
+        g = _random_play_position(rules, i, rng.randint(0, 10))
+        if g is None:
+            continue
+        gone0 = 1 << int(g.turned_card) if g.turned_card is not None else 0
+        st_ = HandState.from_game(g)
+        assert playout_v2(st_.copy(), gone0, False, only=99) == heuristic_playout(st_.copy(), gone0, False)
+
+
 def test_the_playouts_are_registered_by_name():
     assert set(PLAYOUTS) >= {"heuristic", "v2"} and PLAYOUTS["v2"] is playout_v2
 
 
 def test_the_options_that_pick_v2_are_checked():
     assert ExpertBot(rollout="v2").rollout == "v2"
-    with pytest.raises(ValueError, match="rollout must be one of heuristic, v2, random"):
+    with pytest.raises(ValueError, match="rollout must be one of heuristic, v2, v2-self, random"):
         ExpertBot(rollout="v3")
+    assert ExpertBot(rollout="v2-self").rollout == "v2-self"
+    with pytest.raises(ValueError, match="v2-self needs search=ismcts and bid_search=ismcts"):
+        ExpertBot(rollout="v2-self", bid_search="flat")
     assert HeuristicBot(play="v2").play == "v2" and HeuristicBot().play == "heuristic"
     with pytest.raises(ValueError, match="play must be one of heuristic, v2"):
         HeuristicBot(play="best")
@@ -178,12 +234,13 @@ def test_the_options_that_pick_v2_are_checked():
         make_spec("expert:rollout=v3")
 
 
-def test_the_expert_on_v2_rollouts_plays_legal_reproducible_games():
+@pytest.mark.parametrize("rollout", ["v2", "v2-self"])
+def test_the_expert_on_v2_rollouts_plays_legal_reproducible_games(rollout):
     rules = Rules.preset("openspiel", players=4, tricks=3)
     games = []
     for _ in range(2):
         g = Game(rules, seed=7)
-        seats = [bots.make("expert", seed=s, rollout="v2", iterations=20, seconds=30) for s in range(4)]
+        seats = [bots.make("expert", seed=s, rollout=rollout, iterations=20, seconds=30) for s in range(4)]
         actions = []
         while g.phase != "over":
             view = g.view(g.to_act)

@@ -157,7 +157,8 @@ class ExpertBot(Bot):
         :func:`ohhell.bots.policy.heuristic_playout`), ``"v2"`` (:mod:`ohhell.bots.policy_v2`:
         the heuristic's plan with the odds of each card holding a trick, the sure tricks
         against the need, and the voids shown; it also picks the search's first card to try)
-        or ``"random"``.
+        or ``"random"``; ``"v2-self"``: this seat's own play by ``v2`` and the other seats' by the
+        heuristic (its searches then expect it to play better than the others).
     :param bid_search: ``"ismcts"`` (default) or ``"flat"`` (rollouts per candidate bid).
     :param bid_model: how seats still to bid are modelled in the bid search: ``"heuristic"``
         (default: the best bid under the heuristic's trick distribution, :func:`model_bid`),
@@ -228,13 +229,16 @@ class ExpertBot(Bot):
             from .learned import LearnedBidEvidence
             self._evidence = LearnedBidEvidence()
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
-                                     ("rollout", rollout, ("heuristic", "v2", "random")),
+                                     ("rollout", rollout, ("heuristic", "v2", "v2-self", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),
                                      ("bid_model", bid_model, ("heuristic", "learned", "random")),
                                      ("opponents", opponents, ("heuristic", "random")),
                                      ("bid_tree", bid_tree, ("bids", "total", "shared"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        if rollout == "v2-self" and "flat" in (search, bid_search):
+            raise ValueError("rollout v2-self needs search=ismcts and bid_search=ismcts (a flat search "
+                             "plays every seat with one policy)")
         self.rollout = rollout
         self.rivalry = float(rivalry)
         self.exact = max(0, int(exact))
@@ -366,7 +370,7 @@ class ExpertBot(Bot):
                             exact=self.exact,
                             table=[[hand_score(bids[s], t, h, rules) for t in range(h + 1)] for s in range(n)]
                             if self.exact else None, prior=prior, prior_weight=self.learned_prior,
-                            voids=view.voids if self.rollout == "v2" else None)
+                            voids=view.voids if self.rollout in ("v2", "v2-self") else None)
         by_card = {a.card: a for a in legal}
         ev = {by_card[c]: v[2] for c, v in stats.items() if c in by_card}
         visits = {by_card[c]: v[0] for c, v in stats.items() if c in by_card}

@@ -44,15 +44,16 @@ class _Node:
 def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scores_tricks: bool,
               rollout: str, rng: random.Random, only: int = -1, exact: int = 0,
               table=None, memo=None, prior: "dict[int, float] | None" = None,
-              prior_weight: float = 0.0, voids: "Sequence[int] | None" = None) -> tuple[list[int], int]:
+              prior_weight: float = 0.0, voids: "Sequence[int] | None" = None,
+              me: int = -1) -> tuple[list[int], int]:
     """One ISMCTS descent from ``node`` in deal ``st`` (consumed): select, expand one card,
     roll out.  Appends ``(node, seat)`` pairs to ``path``; returns tricks won and the first card.
 
     ``prior`` (card -> probability) guides the first choice of the descent: untried cards are
     expanded most probable first, and a tried card's UCB value gains
     ``prior_weight * prior[card] / (visits + 1)`` (a progressive bias that fades as it is visited).
-    ``rollout``: ``"heuristic"``, ``"random"`` or ``"v2"``; ``voids`` (``v2`` only) the suits each seat
-    had shown it lacks at the root."""
+    ``rollout``: ``"heuristic"``, ``"random"``, ``"v2"`` or ``"v2-self"`` (seat ``me`` plays ``v2``, the
+    others the heuristic); ``voids`` (``v2`` only) the suits each seat had shown it lacks at the root."""
     log = math.log
     sqrt = math.sqrt
     first = -1
@@ -88,7 +89,7 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
                 else:
                     wneed = None
                     led = -1
-                if rollout == "v2":
+                if rollout == "v2" or (rollout == "v2-self" and p == me):
                     card = choose_card_v2(st.hands[p], untried, p, len(st.trick), led, st.best, st.winner,
                                           st.n, st.trump, st.played | gone0, st.tricks_left, bids, won,
                                           voids, scores_tricks, st.must_trump and st.trump >= 0)
@@ -144,6 +145,8 @@ def _simulate(node: _Node, st: HandState, path: list, c: float, gone0: int, scor
                       playout_v2 if rollout == "v2" else heuristic_playout), first
     if rollout == "v2":
         return playout_v2(st, gone0, scores_tricks, voids=voids), first
+    if rollout == "v2-self":
+        return playout_v2(st, gone0, scores_tricks, voids=voids, only=me), first
     return heuristic_playout(st, gone0, scores_tricks), first
 
 
@@ -199,7 +202,7 @@ def search_play(base_states: Sequence[HandState], weights: Sequence[float], me: 
         st = base_states[pick()].copy()
         path: list = []
         won, first = _simulate(root, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo,
-                               prior, prior_weight, voids)
+                               prior, prior_weight, voids, me)
         r = reward(won)
         for nd, p in path:
             nd.n += 1
@@ -269,7 +272,7 @@ def search_bid(deals: Sequence, weights: Sequence[float], me: int, bids: Sequenc
             if tkey not in tables:
                 tables[tkey] = (table_of(bids_now), {})
             table, memo = tables[tkey]
-        won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo)
+        won, _ = _simulate(sub, st, path, c, gone0, scores_tricks, rollout, rng, only, exact, table, memo, me=me)
         r = reward(won, bids_now)
         for nd, p in path:
             nd.n += 1

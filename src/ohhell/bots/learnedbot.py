@@ -60,6 +60,8 @@ class LearnedBot(Bot):
     :param temperature: 0 (default) plays the policy's most likely card; above 0 draws a card
         with probability proportional to ``policy ** (1 / temperature)``.
     :param weights: a weights file other than the shipped one (``scripts/train_play_model.py``).
+    :param trick_weights: a weights file of the trick model other than the shipped one
+        (``bids="trick"``; ``scripts/train_bid_model.py``).
     :param bids: ``"trick"`` (default: the trick model of
         :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
         ``"conditioned"`` (the trick model conditioned on the bid,
@@ -69,7 +71,7 @@ class LearnedBot(Bot):
     name = "learned"
 
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
-                 weights: "str | None" = None, bids: str = "trick") -> None:
+                 weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("conditioned", "trick"):
@@ -78,6 +80,7 @@ class LearnedBot(Bot):
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.play_net, self.bid_net = shared_nets(weights)
+        self.trick_weights = trick_weights
 
     def decide(self, view: View, budget: Budget | None = None) -> Decision:
         legal = view.legal_actions()
@@ -96,7 +99,7 @@ class LearnedBot(Bot):
         bids = [a.tricks for a in legal]
         if self.bids == "trick":
             from .learned import feature_matrix, shared_model
-            P = shared_model().predict_batch(feature_matrix([base]), [h])[0, :h + 1]
+            P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
             dists = {b: P for b in bids}
         else:
             dists = self.bid_net.by_bid(base, bids, h)

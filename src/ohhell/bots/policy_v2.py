@@ -49,7 +49,7 @@ from typing import Sequence
 
 from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
-from .policy import _ABOVE, _FULL, PLAYOUTS, _beating, _high, _low, _low_of, _spoil
+from .policy import _ABOVE, _FULL, PLAYOUTS, _beating, _high, _low, _low_of, _spoil, choose_card
 
 __all__ = ["choose_card_v2", "playout_v2", "win_chance", "eagerness"]
 
@@ -371,12 +371,15 @@ def _lead_need(hand: int, legal: int, me: int, n: int, trump: int, tmask: int, o
 
 
 def playout_v2(state: HandState, gone0: int = 0, scores_tricks: bool = False, stop: int = 0,
-               voids: "Sequence[int] | None" = None) -> list[int]:
+               voids: "Sequence[int] | None" = None, only: int = -1) -> list[int]:
     """Finish ``state``'s hand with every seat playing :func:`choose_card_v2`; returns tricks won.
 
     As :func:`ohhell.bots.policy.heuristic_playout` (``state.bids`` complete, ``gone0`` the
     turned trump card's bit, ``state`` consumed, ``stop``); ``voids`` the suits each seat has
-    shown it lacks before the playout (the playout adds those it shows).
+    shown it lacks before the playout (the playout adds those it shows).  ``only`` (a seat):
+    that seat plays ``v2`` and every other seat the heuristic's card
+    (:func:`ohhell.bots.policy.choose_card`), as a searching seat may model its own play and
+    the others'.
     """
     n = state.n
     hands = state.hands
@@ -402,11 +405,16 @@ def playout_v2(state: HandState, gone0: int = 0, scores_tricks: bool = False, st
         else:
             led = -1
             legal = hand
-        if legal & (legal - 1):
+        if not legal & (legal - 1):
+            c = legal.bit_length() - 1
+        elif only < 0 or p == only:
             c = choose_card_v2(hand, legal, p, tl, led, state.best, state.winner, n, trump,
                                state.played | gone0, state.tricks_left, bids, won, vd, scores_tricks, must)
         else:
-            c = legal.bit_length() - 1
+            wn = state.winner
+            c = choose_card(hand, legal, tl, led, state.best, wn, n, trump, state.played | gone0,
+                            bids[p] - won[p], state.tricks_left, bids[wn] - won[wn] if tl else None,
+                            scores_tricks)
         if tl and c // 13 != led:
             vd[p] |= 1 << led
             if must and c // 13 != trump:
