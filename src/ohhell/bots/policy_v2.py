@@ -45,7 +45,7 @@ the voids shown, so it is a fair player as well as a rollout policy.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, cast
 
 from ..cards import SUIT_MASKS as _SUIT
 from ..fast import HandState
@@ -383,7 +383,7 @@ def playout_v2(state: HandState, gone0: int = 0, scores_tricks: bool = False, st
     """
     n = state.n
     hands = state.hands
-    bids = state.bids
+    bids = cast("list[int]", state.bids)     # complete in a playout
     won = state.won
     trump = state.trump
     must = state.must_trump and trump >= 0
