@@ -52,6 +52,14 @@ async def seated(srv, table: dict, names: list[str]) -> list[Client]:
 def test_a_chat_message_is_typed_like_every_other():
     m = parse_client_message('{"v": 1, "type": "chat", "text": "hello <b>all</b>", "ref": 3}')
     assert (m.type, m.fields, m.ref) == ("chat", {"text": "hello <b>all</b>"}, 3)
+    m = parse_client_message('{"v": 1, "type": "chat_remove", "id": 4}')
+    assert (m.type, m.fields) == ("chat_remove", {"id": 4})
+    for bad, code in [('{"v": 1, "type": "chat_remove"}', "missing_field"),
+                      ('{"v": 1, "type": "chat_remove", "id": -1}', "bad_field"),
+                      ('{"v": 1, "type": "chat_remove", "id": "4"}', "bad_field")]:
+        with pytest.raises(ProtocolError) as e:
+            parse_client_message(bad)
+        assert e.value.code == code
     for bad, code in [('{"v": 1, "type": "chat"}', "missing_field"),
                       ('{"v": 1, "type": "chat", "text": 5}', "bad_field"),
                       ('{"v": 1, "type": "chat", "text": ""}', "bad_field"),
@@ -227,6 +235,62 @@ def test_the_chat_survives_a_reconnect_and_a_restart(tmp_path):
     asyncio.run(second())
 
 
+def test_the_creator_removes_a_message_for_everyone_and_nobody_else_can(tmp_path):
+    """The table's creator (its admin link) removes a message: every reader gets
+    ``chat_removed``, the history on hello and after a restart no longer has it; a player who
+    is not the creator is refused and nothing changes; a message gone already is refused."""
+    db = str(tmp_path / "chat.sqlite3")
+
+    async def first():
+        with ThreadServer(db) as srv:
+            t = srv.create({"players": 3}, OPEN3, spectator_chat="apart")
+            ann, bob = await seated(srv, t, ["Ann", "Bob"])
+            creator = Client(srv.ws_url, t["id"], admin=t["admin"])
+            await creator.connect()
+            assert creator.state["you"]["admin"] and creator.state["you"]["seat"] is None
+            rude = await say(ann, "something rude")
+            fine = await say(bob, "good game")
+            aside = await say(creator, "a spectators' aside")     # the creator watches: apart
+            assert aside["audience"] == "spectators"
+            # Bob is not the creator: refused, and the message stays for everyone
+            await bob.send({"type": "chat_remove", "id": rude["id"]})
+            err = await bob.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "not_admin"
+            # the creator removes Ann's message: every reader is told, in order after it
+            await creator.send({"type": "chat_remove", "id": rude["id"]})
+            for c in (ann, bob, creator):
+                got = await c.wait(lambda m: m["type"] in ("chat_removed", "error"))
+                assert got == {"v": 1, "type": "chat_removed", "id": rude["id"]}, got
+            # a spectators-only message: only the spectators are told it went
+            await creator.send({"type": "chat_remove", "id": aside["id"]})
+            assert (await creator.wait(lambda m: m["type"] == "chat_removed"))["id"] == aside["id"]
+            await say(bob, "still here")                          # the next frame Ann and Bob get
+            for c in (ann, bob):
+                removed = [m["id"] for m in map(json.loads, c.frames) if m["type"] == "chat_removed"]
+                assert removed == [rude["id"]], removed
+            # gone already: refused, nothing sent
+            await creator.send({"type": "chat_remove", "id": rude["id"]})
+            assert (await creator.wait(lambda m: m["type"] == "error"))["code"] == "chat_gone"
+            late = Client(srv.ws_url, t["id"])
+            await late.connect()
+            hist = await late.wait(lambda m: m["type"] == "chat_history")
+            assert [m["text"] for m in hist["messages"]] == ["good game", "still here"]
+            for c in (ann, bob, creator, late):
+                await c.close()
+            return t["id"], fine["id"]
+    table_id, fine_id = asyncio.run(first())
+
+    async def second():   # a restart reads the chat from the store: the removed ones stay gone
+        with ThreadServer(db) as srv:
+            c = Client(srv.ws_url, table_id)
+            await c.connect()
+            hist = await c.wait(lambda m: m["type"] == "chat_history")
+            assert [(m["id"], m["text"]) for m in hist["messages"]] == [(fine_id, "good game"),
+                                                                         (fine_id + 2, "still here")]
+            await c.close()
+    asyncio.run(second())
+
+
 # --- the store ---------------------------------------------------------------------------------
 
 async def _chat_conformance(store) -> None:
@@ -240,6 +304,10 @@ async def _chat_conformance(store) -> None:
         assert [(i, d["text"]) for i, _, d in got] == [(i, f"m{i} ♠") for i in range(115, 120)]
         # Trimmed to the last `keep` at every 50th message: 100 - 60 and below are gone.
         assert [i for i, _, _ in await store.load_chat("t1", 1000)][0] == 41
+        # a removed message is gone from what is loaded; removing it again says it was not there
+        assert await store.remove_chat("t1", 118) and not await store.remove_chat("t1", 118)
+        assert not await store.remove_chat("t2", 118)
+        assert [i for i, _, _ in await store.load_chat("t1", 3)] == [116, 117, 119]
         await store.delete_table("t1")
         assert await store.load_chat("t1", 10) == [] and len(await store.load_chat("t2", 10)) == 1
     finally:

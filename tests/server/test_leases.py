@@ -58,13 +58,15 @@ def test_a_paused_owner_that_wakes_up_cannot_write(pg_database):
         assert la.tokens["t1"] == token
         for write in (sa.append("t1", 1, "join", {"by": "a"}), sa.append("t1", 2, "act", {"by": "a"}),
                       sa.put_listing("t1", {"status": "playing", "open": []}, 2.0),
-                      sa.add_chat("t1", 1, {"text": "stale"}), sa.delete_table("t1")):
+                      sa.add_chat("t1", 1, {"text": "stale"}), sa.remove_chat("t1", 0), sa.delete_table("t1")):
             with pytest.raises(LeaseLost, match="the database refused"):
                 await write
         assert not await la.renew()                        # and its lease stays dead: it must join again
         assert logged(pg_database, "t1") == [(0, "create"), (1, "join")]
         await sb.append("t1", 2, "act", {"by": "b"})       # the new owner writes on
         assert [m for _, _, m in await sb.load_chat("t1", 10)] == [{"text": "hi"}]
+        assert await sb.remove_chat("t1", 0) and not await sb.remove_chat("t1", 0)   # the owner may remove
+        assert await sb.load_chat("t1", 10) == []
         await close(a, b)
     asyncio.run(run())
 

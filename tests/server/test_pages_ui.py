@@ -461,6 +461,41 @@ def test_chat_between_two_players_limit_rate_html_as_text_and_mute(browser, serv
     assert errors == []
 
 
+def test_the_creator_removes_a_message_for_everyone_in_the_browser(browser, server):
+    """The creator's page (the admin token the lobby keeps) has a Remove button on every
+    message; a player's has none. Removing a player's message takes it off every page, and
+    each page says what happened."""
+    t = httpx.post(server.base + "/api/tables", json={"rules": {"players": 3}, "seats": [{"kind": "open"}] * 3}).json()
+    errors: list = []
+    owner = page_at(browser, 1280, errors)
+    owner.context.add_init_script(f"localStorage.setItem('ohhell.admin.{t['id']}', '{t['admin']}')")
+    ann = page_at(browser, 390, errors, is_mobile=True, has_touch=True)
+    for page in (owner, ann):
+        page.goto(f"{server.base}/t/{t['id']}")
+    sit(owner, 0, "Olga")
+    sit(ann, 1, "Ann")
+    send_chat(ann, "something rude")
+    send_chat(owner, "welcome")
+    wait_lines(owner, 2)
+    wait_lines(ann, 2)
+    assert owner.locator("#chat button.chat-remove").count() == 2
+    assert ann.locator("#chat button.chat-remove").count() == 0
+    assert axe_problems(owner, "#chat") == []
+    owner.focus("#chat button[aria-label=\"Remove Ann's message for everyone\"]")
+    owner.keyboard.press("Enter")
+    for page in (owner, ann):
+        wait_lines(page, 1)
+        assert lines(page) == ["welcome"]
+    owner.wait_for_function("() => document.querySelector('#chat .chat-status').textContent.includes('removed for everyone')")
+    ann.wait_for_function("() => document.querySelector('#chat .chat-status').textContent.includes(\"creator removed a message\")")
+    ann.reload()   # the history sent on hello no longer has it
+    ann.wait_for_function("() => window.ohhellChat && window.ohhellChat.messages.length === 1")
+    assert lines(ann) == ["welcome"]
+    for page in (owner, ann):
+        page.context.close()
+    assert errors == []
+
+
 def test_spectators_apart_chat_only_among_spectators_in_the_browser(browser, server):
     t = httpx.post(server.base + "/api/tables", json={"rules": {"players": 3}, "seats": [{"kind": "open"}] * 3,
                                                       "spectator_chat": "apart"}).json()

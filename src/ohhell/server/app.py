@@ -575,6 +575,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             await table.fill_bots(conn, f["bot"])
         elif t == "chat":
             await table.chat(conn, f["text"])
+        elif t == "chat_remove":
+            await table.chat_remove(conn, f["id"])
         elif t == "hint":
             await table.hint(conn)
         elif t == "undo":

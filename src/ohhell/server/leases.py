@@ -357,6 +357,21 @@ class ClusterStore(PostgresStore):
             raise self._refused(table_id, "the chat message")
         return ts
 
+    async def remove_chat(self, table_id: str, msg_id: int, fence_token: "int | None" = None) -> bool:
+        import psycopg
+        fence = self._fence(table_id, fence_token)
+        try:
+            count, _ = await self._pooled(f"DELETE FROM ohhell_chat WHERE table_id = %(t)s AND id = %(id)s "
+                                          f"AND EXISTS (SELECT 1 {_FENCE}) RETURNING 1", {**fence, "id": msg_id},
+                                          fetch=True)
+            if count == 0:   # not there, or not ours: the owner row tells which
+                _, owned = await self._pooled(f"SELECT 1 {_FENCE}", fence, fetch=True)
+                if not owned:
+                    raise self._refused(table_id, "to remove a chat message")
+        except psycopg.Error as e:
+            raise StoreError(f"table {table_id}: the database refused to remove chat message {msg_id}: {e}") from None
+        return count > 0
+
     async def delete_table(self, table_id: str, fence_token: "int | None" = None) -> None:
         import psycopg
         fence = self._fence(table_id, fence_token)
@@ -446,6 +461,13 @@ class Fenced:
     async def add_chat(self, table_id: str, msg_id: int, data: dict, keep: int = 500) -> float:
         try:
             return await self._store.add_chat(table_id, msg_id, data, keep, fence_token=self.token)
+        except LeaseLost:
+            self._lost(table_id)
+            raise
+
+    async def remove_chat(self, table_id: str, msg_id: int) -> bool:
+        try:
+            return await self._store.remove_chat(table_id, msg_id, fence_token=self.token)
         except LeaseLost:
             self._lost(table_id)
             raise

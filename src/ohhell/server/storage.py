@@ -214,6 +214,13 @@ class Store:
         one is left out and logged)."""
         raise NotImplementedError
 
+    async def remove_chat(self, table_id: str, msg_id: int) -> bool:
+        """Delete chat message ``msg_id`` of a table (its creator removed it); whether it was there.
+
+        :raises StoreError: when the write fails.
+        """
+        raise NotImplementedError
+
     async def get_meta(self, key: str) -> "str | None":
         """A value of the store's own settings."""
         raise NotImplementedError
@@ -765,6 +772,13 @@ class SqliteStore(Store):
                                 (table_id, limit))
         return _chat(table_id, rows)
 
+    async def remove_chat(self, table_id: str, msg_id: int) -> bool:
+        db: Any = self._db
+        try:
+            return db.execute("DELETE FROM ohhell_chat WHERE table_id=? AND id=?", (table_id, msg_id)).rowcount > 0
+        except sqlite3.Error as e:
+            raise StoreError(f"table {table_id}: the database refused to remove chat message {msg_id}: {e}") from None
+
     async def get_meta(self, key: str) -> "str | None":
         rows = await self._read("SELECT value FROM ohhell_meta WHERE key=?", (key,))
         return rows[0][0] if rows else None
@@ -967,6 +981,17 @@ class PostgresStore(Store):
                                      "LIMIT %s", (table_id, limit))
             rows = await cur.fetchall()
         return _chat(table_id, rows)
+
+    async def remove_chat(self, table_id: str, msg_id: int) -> bool:
+        import psycopg
+        conn: Any = self._conn
+        async with self._lock:
+            try:
+                cur = await conn.execute("DELETE FROM ohhell_chat WHERE table_id=%s AND id=%s", (table_id, msg_id))
+            except psycopg.Error as e:
+                raise StoreError(f"table {table_id}: the database refused to remove chat message {msg_id}: "
+                                 f"{e}") from None
+        return cur.rowcount > 0
 
     async def get_meta(self, key: str) -> "str | None":
         async with self._lock:

@@ -1088,6 +1088,33 @@ class Table:
                 elif self._may_read(c, msg):
                     c.send(frame)
 
+    async def chat_remove(self, conn: Connection, msg_id: int) -> None:
+        """The table's creator removes chat message ``msg_id`` for everyone: it is deleted from
+        the store and the recent history, and everyone who could read it gets a
+        ``chat_removed`` frame.
+
+        :raises TableError: ``not_admin`` (only the creator may), ``chat_gone`` (no such message
+            in the chat now: never sent, too old or removed already) or ``storage``; nothing
+            changed then.
+        """
+        self._require_admin(conn)
+        async with self.lock:
+            msg = next((m for m in self.chat_log if m["id"] == msg_id), None)
+            if msg is None:
+                raise TableError("chat_gone", f"there is no chat message {msg_id} in this table's chat now "
+                                              f"(it was removed, or is too old)")
+            try:
+                await self.store.remove_chat(self.id, msg_id)
+            except StoreError as e:
+                log.error("%s", e)
+                raise TableError("storage", "the server could not remove the message; it is still there, "
+                                            "try again") from None
+            self.chat_log.remove(msg)
+            frame = encode({"type": "chat_removed", "id": msg_id})
+            for c in list(self.conns):
+                if self._may_read(c, msg):
+                    c.send(frame)
+
     def load_chat(self, messages: "Iterable[tuple[int, float, dict]]") -> None:
         """The recent chat from the store (after the log was replayed)."""
         for msg_id, ts, data in messages:

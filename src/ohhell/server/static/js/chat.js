@@ -12,6 +12,7 @@ const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const muteKey = `chatmute.${tableId}`;
 
 let messages = [];                 // as the server sent them, oldest first
+let hasRemove = false;             // whether the lines carry the creator's Remove button
 let maxLength = MAX_LENGTH;
 
 function loadMuted() {
@@ -25,6 +26,7 @@ const saveMuted = () => store.set(muteKey, JSON.stringify([...muted]));
 
 const state = () => tableFrames.state;
 const mySeat = () => (state() ? state().you.seat : null);
+const isCreator = () => !!(state() && state().you.admin);
 const apart = () => !!(state() && state().table.spectator_chat === "apart");
 
 let log, list, form, input, sendButton, statusLine, note, hiddenLine, mutedBox;
@@ -91,9 +93,24 @@ function line(m) {
     type: "button", class: "chat-mute", "aria-label": t("Mute {name}", { name: m.name }), title: t("Hide {name}'s messages (in this browser)", { name: m.name }),
     onclick: () => { muted.add(m.name); saveMuted(); render(); say(t("{name} is muted.", { name: m.name })); },
   }, t("Mute"));
+  // the table's creator may remove any message for everyone (the server checks it is them)
+  const remove = isCreator() ? el("button", {
+    type: "button", class: "chat-remove", "aria-label": t("Remove {name}'s message for everyone", { name: m.name }),
+    title: t("Remove this message for everyone"),
+    onclick: () => {
+      if (tableFrames.send({ type: "chat_remove", id: m.id }) === null) say(t("Not connected: nothing was removed."));
+    },
+  }, t("Remove")) : null;
   return el("li", { class: "chat-line" + (mine ? " mine" : ""), "data-id": m.id },
-    el("div", { class: "chat-meta" }, el("span", { class: "chat-who" }, who), tags, timeOf(m.ts), mute),
+    el("div", { class: "chat-meta" }, el("span", { class: "chat-who" }, who), tags, timeOf(m.ts), mute, remove),
     el("div", { class: "chat-text" }, m.text));
+}
+
+function removed(id) {
+  const had = messages.some((x) => x.id === id);
+  messages = messages.filter((x) => x.id !== id);
+  render();
+  if (had) say(isCreator() ? t("The message was removed for everyone.") : t("The table's creator removed a message."));
 }
 
 function render() {
@@ -153,7 +170,12 @@ if (box) {
       if (msg.you && msg.seat === null) store.set(nameKey, msg.name);
       add(msg);
     }
-    else if (msg.type === "state") renderNote();
+    else if (msg.type === "chat_removed") removed(msg.id);
+    else if (msg.type === "state") {
+      // the Remove buttons follow whether this page is the creator's (known from the first state)
+      if (isCreator() !== hasRemove) { hasRemove = isCreator(); render(); }
+      renderNote();
+    }
     else if (msg.type === "error" && String(msg.code).startsWith("chat_")) say(errorWords(msg));
   });
   tableFrames.addEventListener("status", (e) => {

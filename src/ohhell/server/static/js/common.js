@@ -201,6 +201,7 @@ export function errorWords(err, names = []) {
     chat_empty: t("The message is empty."),
     chat_too_long: t("The message is too long."),
     chat_rate_limited: t("You are sending messages too fast: wait a moment."),
+    chat_gone: t("That message is no longer in the chat."),
     chat_muted: t("You cannot chat at this table now."),
     not_over: t("The game is not over yet."),
     slow_down: t("Too many requests: wait a moment and try again."),
