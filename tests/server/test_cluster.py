@@ -133,7 +133,15 @@ def test_a_client_of_any_node_gets_the_same_frames_and_answers(pg_database, redi
                     answers.append(await c.wait(lambda m: m["type"] == "error"))
                 assert answers[0] == answers[1], answers
             await bob.send({"type": "chat", "text": "hello from the far node"})
-            await bob.wait(lambda m: m["type"] == "chat")
+            said = await bob.wait(lambda m: m["type"] == "chat")
+            # the table's creator, through the other node, removes it: every client is told, at either node
+            boss = Client(gateway.ws_url, tid, admin=t["admin"])
+            await boss.connect()
+            await boss.send({"type": "chat_remove", "id": said["id"]})
+            for c in (boss, bob, ann, near, far, bob_here):
+                got = await c.wait(lambda m: m["type"] in ("chat_removed", "error"))
+                assert got == {"v": 1, "type": "chat_removed", "id": said["id"]}, got
+            await boss.close()
             await play_out([ann, bob], lambda c, v: v["legal"][-1], timeout=120)
             await drain(far, near, bob_here, ann, bob)
             a, b = aligned(near.frames, far.frames)
