@@ -291,6 +291,48 @@ def test_the_creator_removes_a_message_for_everyone_and_nobody_else_can(tmp_path
     asyncio.run(second())
 
 
+def test_the_creator_changes_the_spectators_chat_at_any_time_and_a_restart_keeps_it(tmp_path):
+    """``chat_setting``: only the creator; later spectators' messages follow it, earlier ones
+    keep their audience; it is a logged event, so a restarted server has it."""
+    db = str(tmp_path / "chat.sqlite3")
+
+    async def first():
+        with ThreadServer(db) as srv:
+            t = srv.create({"players": 3}, OPEN3)
+            ann, = await seated(srv, t, ["Ann"])
+            creator = Client(srv.ws_url, t["id"], admin=t["admin"])
+            watcher = Client(srv.ws_url, t["id"])
+            for c in (creator, watcher):
+                await c.connect()
+            before = await say(watcher, "lead the ace")
+            assert before["audience"] == "all"
+            await ann.send({"type": "chat_setting", "spectator_chat": "apart"})
+            assert (await ann.wait(lambda m: m["type"] == "error"))["code"] == "not_admin"
+            await creator.send({"type": "chat_setting", "spectator_chat": "sometimes"})
+            assert (await creator.wait(lambda m: m["type"] == "error"))["code"] == "bad_field"
+            await creator.send({"type": "chat_setting", "spectator_chat": "apart"})
+            for c in (ann, watcher, creator):
+                st = await c.wait(lambda m: m["type"] == "state" and m["table"]["spectator_chat"] == "apart")
+                assert st["table"]["spectator_chat"] == "apart"
+            after = await say(watcher, "now only us")
+            assert after["audience"] == "spectators"
+            await say(ann, "players speak to all")
+            assert [m["text"] for m in chat_of(ann)] == ["lead the ace", "players speak to all"]
+            for c in (ann, creator, watcher):
+                await c.close()
+            return t["id"]
+    table_id = asyncio.run(first())
+
+    async def second():
+        with ThreadServer(db) as srv:
+            c = Client(srv.ws_url, table_id)
+            await c.connect()
+            assert c.state["table"]["spectator_chat"] == "apart"
+            assert (await say(c, "still apart"))["audience"] == "spectators"
+            await c.close()
+    asyncio.run(second())
+
+
 # --- the store ---------------------------------------------------------------------------------
 
 async def _chat_conformance(store) -> None:

@@ -491,6 +491,12 @@ def test_the_creator_removes_a_message_for_everyone_in_the_browser(browser, serv
     ann.reload()   # the history sent on hello no longer has it
     ann.wait_for_function("() => window.ohhellChat && window.ohhellChat.messages.length === 1")
     assert lines(ann) == ["welcome"]
+    # the creator sets spectators apart from the chat panel; only the creator has the switch
+    assert ann.locator("#chat-apart").is_hidden() and owner.locator("#chat-apart").is_visible()
+    owner.check("#chat-apart")
+    ann.wait_for_function("() => document.querySelector('#chat .chat-note').textContent.includes('you do not see their messages')")
+    owner.wait_for_function("() => document.querySelector('#chat .chat-status').textContent.includes('now chat separately')")
+    assert axe_problems(owner, "#chat") == []
     for page in (owner, ann):
         page.context.close()
     assert errors == []

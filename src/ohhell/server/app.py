@@ -577,6 +577,8 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
             await table.chat(conn, f["text"])
         elif t == "chat_remove":
             await table.chat_remove(conn, f["id"])
+        elif t == "chat_setting":
+            await table.set_spectator_chat(conn, f["spectator_chat"])
         elif t == "hint":
             await table.hint(conn)
         elif t == "undo":

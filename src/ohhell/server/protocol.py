@@ -117,6 +117,7 @@ _SCHEMA: dict[str, dict[str, tuple[bool, Callable[[str, Any], Any]]]] = {
     "fill_bots": {"bot": (False, _str("bot", 40, optional=True))},
     "chat": {"text": (True, _str("text", 1000))},   # the table checks the cleaned length (config.CHAT_MAX_LENGTH)
     "chat_remove": {"id": (True, _int("id", 0, 2 ** 31 - 1))},
+    "chat_setting": {"spectator_chat": (True, _str("spectator_chat", 16))},
     "hint": {},
     "undo": {},
     "allow_undo": {"on": (True, _bool("on"))},

@@ -35,7 +35,7 @@ from .botpool import bot_names, bot_seed, default_bot
 # The configuration's names, here too (they were defined here before the split).
 from .config import (AWAY_AFTER_RANGE, DEFAULT_AWAY_AFTER, MAX_HANDS, MAX_TITLE, SEAT_KINDS,  # noqa: F401
                      TableError, parse_away, parse_table_config)
-from .config import CHAT_HISTORY, CHAT_KEEP, CHAT_MAX_LENGTH
+from .config import CHAT_HISTORY, CHAT_KEEP, CHAT_MAX_LENGTH, SPECTATOR_CHAT
 
 #: The hint bot's thinking time for one hint (seconds).
 HINT_SECONDS = 2.0
@@ -309,6 +309,8 @@ class Table:
                 self.undo_ok.discard(data["seat"])
         elif kind == "vote":
             self.votes.add(data["seat"])
+        elif kind == "chat_setting":
+            self.spectator_chat = data["spectator_chat"]
         else:  # pragma: no cover - a log written by a newer server
             raise StoreError(f"table {self.id}: unknown event {kind!r}")
         self.updated = ts
@@ -1087,6 +1089,23 @@ class Table:
                     c.send(encode({"type": "chat", **msg, "you": True}))
                 elif self._may_read(c, msg):
                     c.send(frame)
+
+    async def set_spectator_chat(self, conn: Connection, value: str) -> None:
+        """The table's creator changes whether spectators chat apart (``apart``) or with everyone
+        (``together``), at any time: a logged event (so a restart keeps it), then a state frame
+        to everyone. Messages already sent keep the audience they had.
+
+        :raises TableError: ``not_admin``, ``bad_field`` for another value, or ``storage``.
+        """
+        self._require_admin(conn)
+        if value not in SPECTATOR_CHAT:
+            raise TableError("bad_field", f"spectator_chat must be one of {', '.join(SPECTATOR_CHAT)}, "
+                                          f"not {value!r}")
+        async with self.lock:
+            if value == self.spectator_chat:
+                return
+            await self._commit("chat_setting", {"spectator_chat": value})
+            await self._after_change()
 
     async def chat_remove(self, conn: Connection, msg_id: int) -> None:
         """The table's creator removes chat message ``msg_id`` for everyone: it is deleted from

@@ -29,7 +29,7 @@ const mySeat = () => (state() ? state().you.seat : null);
 const isCreator = () => !!(state() && state().you.admin);
 const apart = () => !!(state() && state().table.spectator_chat === "apart");
 
-let log, list, form, input, sendButton, statusLine, note, hiddenLine, mutedBox;
+let log, list, form, input, sendButton, statusLine, note, hiddenLine, mutedBox, setting, apartBox;
 
 function build() {
   clear(box);
@@ -50,7 +50,17 @@ function build() {
   note = el("p", { class: "chat-note small" });
   hiddenLine = el("p", { class: "chat-hidden small" });
   mutedBox = el("div", { class: "chat-muted small" });
-  box.append(el("div", { class: "chat-head" }, el("h2", {}, t("Chat")), count), note, log, hiddenLine, form,
+  // the creator's own switch: whether spectators chat apart (a logged change the server makes)
+  apartBox = el("input", { type: "checkbox", id: "chat-apart" });
+  setting = el("label", { class: "chat-setting small", hidden: true }, apartBox, " ", t("Spectators chat separately"));
+  apartBox.addEventListener("change", () => {
+    const want = apartBox.checked ? "apart" : "together";
+    if (tableFrames.send({ type: "chat_setting", spectator_chat: want }) === null) {
+      apartBox.checked = apart();
+      say(t("Not connected: nothing was changed."));
+    }
+  });
+  box.append(el("div", { class: "chat-head" }, el("h2", {}, t("Chat")), count), note, setting, log, hiddenLine, form,
     statusLine, mutedBox);
   input.addEventListener("input", () => {
     count.textContent = `${number(input.value.length)}/${number(maxLength)}`;
@@ -136,8 +146,16 @@ function render() {
   renderNote();
 }
 
+let wasApart = null;               // the last spectator-chat choice seen (a change is said aloud)
+
 function renderNote() {
   if (!state()) return;
+  setting.hidden = !isCreator();
+  apartBox.checked = apart();
+  if (wasApart !== null && wasApart !== apart()) {
+    say(apart() ? t("Spectators now chat separately.") : t("Spectators now chat with everyone."));
+  }
+  wasApart = apart();
   const spectator = mySeat() === null;
   note.textContent = !apart() ? (spectator ? t("You are watching: players and spectators read this chat.") : "")
     : spectator ? t("Spectators chat apart here: the players do not see your messages, you see theirs.")
