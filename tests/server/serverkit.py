@@ -405,6 +405,41 @@ def sideways_overflow(page) -> list[str]:
     }""")
 
 
+#: For each selector: focus the element, then report whether it shows :focus-visible, its outline
+#: (style, width, colour) and the worst contrast of that outline against every colour behind it.
+FOCUS_CONTRAST = """(selectors) => {
+  const parse = (s) => { const m = /rgba?\\(([^)]+)\\)/.exec(s); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const behind = (el, own) => {
+    const layers = [];
+    for (let n = own ? el : el.parentElement; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      const img = (cs.backgroundImage || "none").match(/rgba?\\([^)]+\\)/g);
+      if (img) { const cols = img.map(parse); layers.push(cols); if (cols.every((c) => c[3] === 1)) break; }
+      const c = parse(cs.backgroundColor);
+      if (c && c[3] > 0) { layers.push([c]); if (c[3] === 1) break; }
+    }
+    let under = [[255, 255, 255]];
+    for (const cols of layers.reverse()) under = cols.flatMap((c) => under.map((u) => over(c, u)));
+    return under;
+  };
+  return selectors.map((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return { sel, missing: true };
+    el.focus();
+    const cs = getComputedStyle(el);
+    const colour = parse(cs.outlineColor);
+    const worst = Math.min(...behind(el, parseFloat(cs.outlineOffset) < 0).map((b) => ratio(colour, b)));
+    return { sel, visible: el.matches(":focus-visible"), style: cs.outlineStyle, width: parseFloat(cs.outlineWidth),
+             colour: cs.outlineColor, ratio: Math.round(worst * 100) / 100 };
+  });
+}"""
+
+
 def axe_problems(page, context=None, impacts=("serious", "critical")) -> list[str]:
     """axe-core's violations of the given impacts on the page (or ``context``, a selector or an
     axe context object): ``"rule (impact): selectors"`` each, empty when there are none."""

@@ -17,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from serverkit import ROOT, WIDTHS, ProcessServer, axe_problems, chromium, sideways_overflow
+from serverkit import FOCUS_CONTRAST, ROOT, WIDTHS, ProcessServer, axe_problems, chromium, sideways_overflow
 
 SHOTS = os.environ.get("OHHELL_SCREENSHOTS")
 #: The widths the issue names (every page is also checked at the others of WIDTHS).
@@ -493,6 +493,11 @@ def test_the_creator_removes_a_message_for_everyone_in_the_browser(browser, serv
     assert lines(ann) == ["welcome"]
     # the creator sets spectators apart from the chat panel; only the creator has the switch
     assert ann.locator("#chat-apart").is_hidden() and owner.locator("#chat-apart").is_visible()
+    owner.focus("#chat-input")
+    owner.keyboard.press("Shift+Tab")    # keyboard focus (:focus-visible) to the log, then the switch
+    owner.keyboard.press("Shift+Tab")
+    [switch] = owner.evaluate(FOCUS_CONTRAST, ["#chat-apart"])
+    assert switch["visible"] and switch["style"] == "solid" and switch["width"] >= 2 and switch["ratio"] >= 3, switch
     owner.check("#chat-apart")
     ann.wait_for_function("() => document.querySelector('#chat .chat-note').textContent.includes('you do not see their messages')")
     owner.wait_for_function("() => document.querySelector('#chat .chat-status').textContent.includes('now chat separately')")
