@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import os
 import time
+from decimal import ROUND_HALF_UP, Decimal
 
 import httpx
 import pytest
 
 from serverkit import ROOT, WIDTHS, ThreadServer, axe_problems, sideways_overflow
+
+
+def one_decimal(x: float) -> str:
+    """``x`` to one decimal as the page writes it (JavaScript's ``toFixed``: a tie, such as
+    7.25 exactly, goes up, where Python's format goes to the even digit)."""
+    value = Decimal(abs(x)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return ("-" if x < 0 and value else "") + str(value)
 
 SHOTS = os.environ.get("OHHELL_SCREENSHOTS")
 
@@ -80,7 +88,7 @@ def test_progress_then_the_chart_and_the_mistakes_each_only_up_to_the_step(brows
     assert "after 1 hand:" in label
     first = analysis["hands"][0]["seats"]
     for s, name in enumerate(record["players"]):
-        assert f"{name} {first[s]['score']} (expected {first[s]['cards']:.1f})" in label
+        assert f"{name} {first[s]['score']} (expected {one_decimal(first[s]['cards'])})" in label
     assert page.locator("#lost-table tbody tr").count() == 1
     # The chart: a solid score line and a dashed expected one per player, each 2 points long.
     assert page.locator("#analysis-chart polyline.score").count() == 3

@@ -46,7 +46,7 @@ from .botpool import bot_names, default_bot
 from .config import DEFAULT_AWAY_AFTER, MAX_TITLE, TableError, parse_away, parse_table_config
 from .protocol import ProtocolError, clean_name, clean_text
 from .storage import StoreError, Taken
-from .tables import new_token, token_hash
+from .tables import new_id, new_token, token_hash
 
 __all__ = ["Events", "parse_event_config", "game_of_log", "results", "MAX_EVENT_TABLES"]
 
@@ -380,7 +380,7 @@ class Events:
                                                     f"or cancel one first")
             seed = secrets.token_hex(16)
             hands = len(config["rules"]["hand_sizes"])
-            event_id = secrets.token_urlsafe(9)
+            event_id = new_id()
             stored = {**config, "seed": seed, "organiser_name": user["username"],
                       "commitments": [dealing.commitment(dealing.hand_key(seed, k)) for k in range(hands)]}
             await self.store.add_event(event_id, user["user_id"], time.time(), "open", stored)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import secrets
 import time
 from typing import Any
 
@@ -16,7 +15,7 @@ from .botpool import BotPool
 from .config import CHAT_ADDRESS_RATE, CHAT_HISTORY
 from .session import RateLimiter
 from .storage import Store, StoreError
-from .tables import Table, TableError, new_token, token_hash
+from .tables import Table, TableError, new_id, new_token, token_hash
 
 __all__ = ["TableManager", "TABLE_ID"]
 
@@ -282,14 +281,14 @@ class TableManager:
             raise TableError("too_many_tables", f"you have {len(mine)} tables where no game has started; "
                                                 f"play or wait for those (a table nobody starts is removed "
                                                 f"{self.unstarted_ttl / 60:g} minutes after its last change)")
-        table_id = secrets.token_urlsafe(9)
+        table_id = new_id()
         fence = None
         if self.cluster is not None:
             fence = await self.cluster.leases.acquire(table_id)
             if fence is None:
                 raise TableError("storage", "the server could not make the table; try again")
         admin = new_token()
-        codes = {i: secrets.token_urlsafe(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
+        codes = {i: new_id(12) for i, s in enumerate(config["seats"]) if s["kind"] == "reserved"}
         table = Table(table_id, self)
         if fence is not None:
             table.store = self.store.fenced(fence)   # type: ignore[attr-defined]

@@ -62,6 +62,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def new_id(nbytes: int = 9) -> str:
+    """A random public id (a table's, an event's, a seat code): URL-safe, never starting with
+    ``-``, so that it can follow an option on a command line (``--table ID``) and is never
+    read as an option itself."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 def new_token() -> str:
     """An unguessable token (192 random bits)."""
     return secrets.token_urlsafe(24)
