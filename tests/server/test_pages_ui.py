@@ -5,8 +5,8 @@ seats around a felt as at the table, showing at each step exactly the cards the 
 allows (and the card played moving to the trick, unless motion is reduced), and the chat
 between browsers (the limit, the rate limit, HTML shown as text, mute, spectators apart).
 
-Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/lobby-*.png``, ``docs/replay-*.png`` and
-``docs/chat.png``.
+Set ``OHHELL_SCREENSHOTS=docs`` to refresh ``docs/lobby-*.png``, ``docs/replay-*.png``,
+``docs/chat.png`` and ``docs/chat-creator.png``.
 """
 
 from __future__ import annotations
@@ -481,6 +481,7 @@ def test_the_creator_removes_a_message_for_everyone_in_the_browser(browser, serv
     assert owner.locator("#chat button.chat-remove").count() == 2
     assert ann.locator("#chat button.chat-remove").count() == 0
     assert axe_problems(owner, "#chat") == []
+    shot(owner, "chat-creator.png", clip=owner.locator("#chat").bounding_box())
     owner.focus("#chat button[aria-label=\"Remove Ann's message for everyone\"]")
     owner.keyboard.press("Enter")
     for page in (owner, ann):
