@@ -131,14 +131,10 @@ def main(argv=None) -> int:
                          "data as a local run")
     args = ap.parse_args(argv)
     t0 = time.time()
-    from ohhell.bots.distributed import RayPool, RayPoolError
+    from ohhell.bots.distributed import RayPoolError, script_pool
     pool = None
     try:
-        if args.ray is not None:
-            pool = RayPool(args.ray or None, workers=args.jobs if args.jobs > 1 else None)
-        elif args.jobs > 1:
-            from ohhell.bots.match import ProcessPool
-            pool = ProcessPool(args.jobs)
+        pool = script_pool(args.ray, args.jobs)
         X, y, hs, _ = generate(args.examples, args.seed, pool=pool)
         Xv, yv, hv, infov = generate(args.held_out, args.seed + 1_000_003, pool=pool)
     except RayPoolError as e:       # Ray missing, a bad address, workers lost

@@ -288,14 +288,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
-    from ohhell.bots.distributed import RayPool, RayPoolError
+    from ohhell.bots.distributed import RayPoolError, script_pool
     pool = None
     try:
-        if args.ray is not None:
-            pool = RayPool(args.ray or None, workers=args.jobs if args.jobs > 1 else None)
-        elif args.jobs > 1:
-            from ohhell.bots.match import ProcessPool
-            pool = ProcessPool(args.jobs)
+        pool = script_pool(args.ray, args.jobs)
         return train(args, ap, rng, pool, t0)
     except RayPoolError as e:       # Ray missing, a bad address, workers lost
         print(f"train_play_model: {e}", file=sys.stderr)

@@ -304,6 +304,22 @@ class _RemoteProgress:
         self.flags.report.remote(x)
 
 
+def script_pool(ray: "str | None", jobs: int) -> Any:
+    """The executor for a training script's ``--ray [ADDRESS]`` and ``--jobs N``: a
+    :class:`RayPool` with ``--ray`` (an empty address starts Ray here; ``--jobs`` over 1 caps its
+    workers, else every CPU of the cluster), local processes for ``--jobs`` over 1, and ``None``
+    (work in this process) otherwise. The same seed gives the same data from each.
+
+    :raises RayPoolError: when Ray is missing or the cluster cannot be joined.
+    """
+    if ray is not None:
+        return RayPool(ray or None, workers=jobs if jobs > 1 else None)
+    if jobs > 1:
+        from .match import ProcessPool
+        return ProcessPool(jobs)
+    return None
+
+
 def _run_with_flags(fn: Callable[..., Any], args: tuple, flags: Any) -> Any:
     """On a Ray worker: ``fn(*args, shared)``, ``shared`` being ``progress``, ``go`` and ``stop``
     backed by the job's :class:`_Flags` actor."""
