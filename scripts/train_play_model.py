@@ -9,6 +9,9 @@ Steps (ohhell.bots.playtrain makes the data):
 
 1. teacher hands: one-hand games under random rules; every seat bids by the learned trick
    model and plays the expert's card (``--teacher-iterations`` sampled deals a decision);
+1b. with ``--dagger-hands N``: hands the play network of ``--dagger-from`` (default: the
+   weights in ``--out`` before the run) plays, each decision labelled by the expert all the
+   same (DAgger), added to the teacher's decisions;
 2. the play network (policy: the expert's visit shares; value: the tricks the seat took);
 3. self-play hands: every seat plays the play network's card;
 4. the bid model conditioned on the bid (the trick model's inputs plus the bid; the tricks
@@ -38,7 +41,7 @@ import numpy as np  # noqa: E402
 
 from ohhell.bots.playnet import (DEFAULT_PLAY_WEIGHTS, N_BID_FEATURES, N_OUT, N_PLAY_FEATURES,  # noqa: E402
                                  BidNet, PlayNet, bid_inputs)
-from ohhell.bots.playtrain import selfplay_chunk, teacher_chunk  # noqa: E402
+from ohhell.bots.playtrain import dagger_chunk, selfplay_chunk, teacher_chunk  # noqa: E402
 
 
 def run_chunks(fn, tasks, pool):
@@ -275,6 +278,14 @@ def main(argv=None) -> int:
     ap.add_argument("--value-weight", type=float, default=0.25)
     ap.add_argument("--hard-share", type=float, default=0.5,
                     help="share of the policy target on the expert's chosen card (the rest: its visit shares)")
+    ap.add_argument("--dagger-hands", type=int, default=0,
+                    help="after the teacher's hands, this many hands where the play network of --dagger-from "
+                         "plays and the expert labels every decision (DAgger); 0: none")
+    ap.add_argument("--dagger-beta", type=float, default=0.5,
+                    help="share of the DAgger hands' cards the expert plays (the rest: the network's)")
+    ap.add_argument("--dagger-from", default=None,
+                    help="the play network that plays the DAgger hands (default: the weights in --out "
+                         "before this run)")
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
@@ -383,8 +394,36 @@ def train_teacher_and_play(args, rng, pool, t0, ap):
         data = cached
     print(f"teacher data: {len(data['y'])} card decisions, {len(data['By'])} bids "
           f"({len(data['yv'])} and {len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
+    if args.dagger_hands > 0:
+        data = add_dagger(data, args, pool, t0, ap)
     return train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
                       data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
+
+
+def add_dagger(data, args, pool, t0, ap):
+    """Step 1b (``--dagger-hands``): hands the play network of ``--dagger-from`` plays (the
+    expert a ``--dagger-beta`` share of the cards), every decision labelled by the expert at
+    ``--teacher-iterations``; their card decisions join the teacher's, held out in the same
+    share (the bids are the trick model's, as the teacher's)."""
+    source = args.dagger_from or args.out
+    if not os.path.exists(source):
+        ap.error(f"--dagger-hands needs a play network to play them: {source} does not exist")
+    with open(source, "rb") as f:
+        blob = f.read()            # the network travels with each task (a Ray node has no such file)
+    PlayNet.load(source)           # a clear error now, not in every worker
+    tasks = [(min(args.chunk, args.dagger_hands - i), f"{args.seed}:{i // args.chunk}", args.teacher_iterations,
+              blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
+    cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
+    _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
+    _, plays_v = run_chunks(dagger_chunk, tasks[:cut], pool)
+    out = dict(data)
+    for names, rows in ((["X", "T", "L", "V", "y"], plays), (["Xv", "Tv", "Lv", "Vv", "yv"], plays_v)):
+        if rows:
+            for k, a in zip(names, play_arrays(rows)):
+                out[k] = np.concatenate([data[k], a])
+    print(f"DAgger data ({source}, beta {args.dagger_beta}): {len(plays)} card decisions ({len(plays_v)} held "
+          f"out), {time.time() - t0:.0f} s", flush=True)
+    return out
 
 
 if __name__ == "__main__":

@@ -216,6 +216,67 @@ def test_training_command_end_to_end(tmp_path):
     assert r.returncode == 2 and "train it first" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_path):
+    """DAgger: with beta 0 every card played is the network's most likely card, yet every
+    decision with a choice carries the expert's visit shares; with beta 1 the hands are the
+    expert's own (the teacher's data on the DAgger deals); and the script adds the DAgger
+    decisions to the teacher's, the same for the same seed."""
+    from ohhell.bots.playnet import DEFAULT_PLAY_WEIGHTS, shared_nets
+    from ohhell.bots import playtrain
+    net, _ = shared_nets(DEFAULT_PLAY_WEIGHTS)
+    played = []
+    real = playtrain._play_hand
+
+    def spy(rules, seed, rng, model, card_fn, soft, explore=0.0):
+        def card(view):
+            action, target = card_fn(view)
+            played.append((view, action, target))
+            return action, target
+        return real(rules, seed, rng, model, card, soft, explore)
+
+    playtrain._play_hand = spy
+    try:
+        bids, plays = playtrain.dagger_chunk((3, "t", 5, DEFAULT_PLAY_WEIGHTS, 0.0))
+    finally:
+        playtrain._play_hand = real
+    choices = [(v, a, t) for v, a, t in played if len(v.legal) > 1]
+    assert choices and len(plays) == len(choices) and bids
+    for view, action, target in choices:
+        policy, _ = net.evaluate(view)
+        assert action == max(view.legal, key=lambda a: (policy[a], -a.card))
+        assert target and abs(sum(target.values()) - 1) < 1e-9
+        assert set(target) <= {int(a.card) for a in view.legal}
+    # beta 1: the same deals and bids, the expert's cards (so some other card somewhere)
+    first = [(v.hand_mask, a) for v, a, _ in choices]
+    played.clear()
+    playtrain._play_hand = spy
+    try:
+        expert_bids, _ = playtrain.dagger_chunk((3, "t", 5, DEFAULT_PLAY_WEIGHTS, 1.0))
+    finally:
+        playtrain._play_hand = real
+    assert [b[1] for b in expert_bids] == [b[1] for b in bids]
+    assert [(v.hand_mask, a) for v, a, _ in played if len(v.legal) > 1] != first
+    # the script: --dagger-hands adds the decisions, deterministically
+    out = tmp_path / "dagger.npz"
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"), "--teacher-hands", "6",
+           "--chunk", "2", "--teacher-iterations", "3", "--selfplay-hands", "16", "--epochs", "1",
+           "--bid-epochs", "1", "--hidden", "16", "--bid-hidden", "8", "--dagger-hands", "4",
+           "--dagger-from", DEFAULT_PLAY_WEIGHTS, "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "DAgger data" in r.stdout and "wrote" in r.stdout, r.stdout
+    r2 = subprocess.run(cmd[:-1] + [str(tmp_path / "again.npz")], capture_output=True, text=True, env=env,
+                        timeout=300)
+    assert r2.returncode == 0, r2.stderr
+    with np.load(out) as a, np.load(tmp_path / "again.npz") as b:
+        assert all((a[k] == b[k]).all() for k in a.files)
+    # no network to play the DAgger hands: one line, no traceback
+    r = subprocess.run(cmd[:-4] + ["--dagger-from", str(tmp_path / "none.npz"), "--out", str(out)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 2 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+
+
 def bid_views(rules: Rules, seeds) -> list:
     """The first bidder's view in one game per seed."""
     out = []

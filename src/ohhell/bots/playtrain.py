@@ -13,6 +13,11 @@ example is taken from a real :class:`~ohhell.Game` through the deciding seat's
   speed).  A card decision gives the expert's visit shares (the policy target),
   and when the hand ends the tricks the seat took (the value target); a bid
   gives the bidder's inputs, its bid and the tricks it took.
+* :func:`dagger_chunk`: the teacher's hands again, but the cards played are the play
+  network's (the expert's in a share ``beta`` of decisions), while every decision is still
+  labelled by the expert: the positions the network itself reaches, with the expert's
+  answer (DAgger, Ross et al. 2011), so that the network learns to recover from its own
+  mistakes rather than only to follow the expert's games.
 * :func:`selfplay_chunk`: the same hands (up to 17 cards) with every seat playing
   the play network's card: bid examples whose tricks follow the network's own
   play (no play examples).  Four bids in ten are any legal bid within two of the trick model's best,
@@ -33,7 +38,7 @@ from .learned import TrickModel, features, shared_model
 from .learnedbot import bid_position
 from .playnet import _features
 
-__all__ = ["random_rules", "teacher_chunk", "selfplay_chunk", "model_bid_choice"]
+__all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice"]
 
 
 def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
@@ -112,15 +117,9 @@ def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, c
     return bids_out, plays_out
 
 
-def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
-    """``(hands, seed, iterations)``: that many hands with the expert (``iterations`` sampled
-    deals per decision) playing every card.  Returns ``(bid examples, play examples)``."""
-    from .expert import ExpertBot
-    hands, seed, iterations = task
-    rng = random.Random(f"teacher:{seed}")
-    model = shared_model()
-    expert = ExpertBot(f"teacher:{seed}", iterations=int(iterations), seconds=1e9)
-
+def _expert_card(expert):
+    """``card(view)`` for :func:`_play_hand`: the expert's card and its visit shares (no
+    example where only one card is legal)."""
     def card(view):
         if len(view.legal) == 1:
             return view.legal[0], None
@@ -128,17 +127,56 @@ def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
         visits = d.stats.get("visits") or {d.action: 1}
         tot = sum(visits.values())
         return d.action, {int(a.card): n / tot for a, n in visits.items()}
+    return card
 
+
+def _teacher_hands(hands: int, name: str, rng: random.Random, card, on_decisions=None) -> tuple:
+    model = shared_model()
     bids: list = []
     plays: list = []
     for i in range(int(hands)):
         rules = random_rules(rng)
-        b, p = _play_hand(rules, f"teacher:{seed}:{i}", rng, model, card, soft=0.3)
+        b, p = _play_hand(rules, f"{name}:{i}", rng, model, card, soft=0.3)
         bids += b
         plays += p
         if on_decisions is not None:
             on_decisions(len(p))
     return bids, plays
+
+
+def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
+    """``(hands, seed, iterations)``: that many hands with the expert (``iterations`` sampled
+    deals per decision) playing every card.  Returns ``(bid examples, play examples)``."""
+    from .expert import ExpertBot
+    hands, seed, iterations = task
+    rng = random.Random(f"teacher:{seed}")
+    expert = ExpertBot(f"teacher:{seed}", iterations=int(iterations), seconds=1e9)
+    return _teacher_hands(hands, f"teacher:{seed}", rng, _expert_card(expert), on_decisions)
+
+
+def dagger_chunk(task: Sequence, on_decisions=None) -> tuple:
+    """``(hands, seed, iterations, weights, beta)``: hands like :func:`teacher_chunk`'s where
+    each card is the play network's most likely card (``weights``, as :func:`shared_nets`
+    takes), or the expert's in a share ``beta`` of decisions, and every decision with a
+    choice is labelled with the expert's visit shares all the same.  Returns ``(bid
+    examples, play examples)``."""
+    from .expert import ExpertBot
+    from .playnet import shared_nets
+    hands, seed, iterations, weights, beta = task
+    rng = random.Random(f"dagger:{seed}")
+    mix = random.Random(f"dagger-mix:{seed}")     # its own stream: the deals do not depend on beta
+    expert = ExpertBot(f"dagger:{seed}", iterations=int(iterations), seconds=1e9)
+    net, _ = shared_nets(weights)
+    label = _expert_card(expert)
+
+    def card(view):
+        action, target = label(view)
+        if target is None or mix.random() < float(beta):
+            return action, target
+        policy, _ = net.evaluate(view)
+        return max(view.legal, key=lambda a: (policy[a], -a.card)), target
+
+    return _teacher_hands(hands, f"dagger:{seed}", rng, card, on_decisions)
 
 
 def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
