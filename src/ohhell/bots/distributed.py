@@ -113,12 +113,22 @@ class _Ticks:
 
 
 def _run_task(fn: Callable[..., Any], task: Any, ticks: Any) -> Any:
-    """On a Ray worker: ``fn(task, sink)``, the sink sending decision counts to ``ticks``."""
-    sink = None
-    if ticks is not None:
-        def sink(k: int) -> None:
-            ticks.add.remote(k)
-    return fn(task, sink)
+    """On a Ray worker: ``fn(task, sink)``, the sink sending decision counts to ``ticks``.
+    The task returns only once ``ticks`` has counted them all: calls from two callers to one
+    actor are not ordered, so otherwise the driver's last look could come before a finished
+    task's counts (the progress bar stopped short of the end)."""
+    if ticks is None:
+        return fn(task, None)
+    sent: list[Any] = []
+
+    def sink(k: int) -> None:
+        sent.append(ticks.add.remote(k))
+
+    result = fn(task, sink)
+    if sent:
+        import ray
+        ray.get(sent)
+    return result
 
 
 class RayPool:
