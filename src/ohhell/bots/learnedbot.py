@@ -131,7 +131,7 @@ class LearnedBot(Bot):
                     choice = a
                     break
         else:
-            choice = max(legal, key=lambda a: (policy[a], -a.card))
+            choice = self.play_net.best_card(legal, policy)
         me = view.seat
         assert me is not None
         bid = view.bids[me]

@@ -312,6 +312,12 @@ class PlayNet:
         P(the seat ends the hand with k tricks), k = 0..hand size."""
         return self.evaluate_batch([view])[0]
 
+    @staticmethod
+    def best_card(legal, policy: dict):
+        """The legal card the policy likes most (a tie goes to the lower card): the learned
+        level's card, and the card the training hands are played with."""
+        return max(legal, key=lambda a: (policy[a], -a.card))
+
     def value(self, view: "View", tricks: "np.ndarray | None" = None) -> float:
         """The seat's expected score for the hand, under the table's scoring."""
         if tricks is None:

@@ -174,7 +174,7 @@ def dagger_chunk(task: Sequence, on_decisions=None) -> tuple:
         if target is None or mix.random() < float(beta):
             return action, target
         policy, _ = net.evaluate(view)
-        return max(view.legal, key=lambda a: (policy[a], -a.card)), target
+        return net.best_card(view.legal, policy), target
 
     return _teacher_hands(hands, f"dagger:{seed}", rng, card, on_decisions)
 
@@ -194,7 +194,7 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
         if len(view.legal) == 1:
             return view.legal[0], None
         policy, _ = net.evaluate(view)
-        return max(view.legal, key=lambda a: (policy[a], -a.card)), None
+        return net.best_card(view.legal, policy), None
 
     bids: list = []
     plays: list = []
