@@ -283,9 +283,11 @@ def main(argv=None) -> int:
                          "plays and the expert labels every decision (DAgger); 0: none")
     ap.add_argument("--dagger-beta", type=float, default=0.5,
                     help="share of the DAgger hands' cards the expert plays (the rest: the network's)")
-    ap.add_argument("--dagger-from", default=None,
+    ap.add_argument("--dagger-from", action="append", default=None, metavar="WEIGHTS",
                     help="the play network that plays the DAgger hands (default: the weights in --out "
-                         "before this run)")
+                         "before this run); given again, one more round of --dagger-hands hands per network, "
+                         "all of them kept (aggregated DAgger: the first round's hands are the same as a "
+                         "one-round run's)")
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
@@ -404,25 +406,29 @@ def add_dagger(data, args, pool, t0, ap):
     """Step 1b (``--dagger-hands``): hands the play network of ``--dagger-from`` plays (the
     expert a ``--dagger-beta`` share of the cards), every decision labelled by the expert at
     ``--teacher-iterations``; their card decisions join the teacher's, held out in the same
-    share (the bids are the trick model's, as the teacher's)."""
-    source = args.dagger_from or args.out
-    if not os.path.exists(source):
-        ap.error(f"--dagger-hands needs a play network to play them: {source} does not exist")
-    with open(source, "rb") as f:
-        blob = f.read()            # the network travels with each task (a Ray node has no such file)
-    PlayNet.load(source)           # a clear error now, not in every worker
-    tasks = [(min(args.chunk, args.dagger_hands - i), f"{args.seed}:{i // args.chunk}", args.teacher_iterations,
-              blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
-    cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
-    _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
-    _, plays_v = run_chunks(dagger_chunk, tasks[:cut], pool)
+    share (the bids are the trick model's, as the teacher's).  One round per ``--dagger-from``,
+    each on deals of its own (round 0's seeds are those of a one-round run), all kept."""
+    sources = args.dagger_from or [args.out]
+    for source in sources:
+        if not os.path.exists(source):
+            ap.error(f"--dagger-hands needs a play network to play them: {source} does not exist")
+        PlayNet.load(source)       # a clear error now, not in every worker
     out = dict(data)
-    for names, rows in ((["X", "T", "L", "V", "y"], plays), (["Xv", "Tv", "Lv", "Vv", "yv"], plays_v)):
-        if rows:
-            for k, a in zip(names, play_arrays(rows)):
-                out[k] = np.concatenate([data[k], a])
-    print(f"DAgger data ({source}, beta {args.dagger_beta}): {len(plays)} card decisions ({len(plays_v)} held "
-          f"out), {time.time() - t0:.0f} s", flush=True)
+    for r, source in enumerate(sources):
+        with open(source, "rb") as f:
+            blob = f.read()        # the network travels with each task (a Ray node has no such file)
+        tag = f"{args.seed}" if r == 0 else f"{args.seed}:r{r}"
+        tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", args.teacher_iterations,
+                  blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
+        cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
+        _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
+        _, plays_v = run_chunks(dagger_chunk, tasks[:cut], pool)
+        for names, rows in ((["X", "T", "L", "V", "y"], plays), (["Xv", "Tv", "Lv", "Vv", "yv"], plays_v)):
+            if rows:
+                for k, a in zip(names, play_arrays(rows)):
+                    out[k] = np.concatenate([out[k], a])
+        print(f"DAgger round {r + 1} ({source}, beta {args.dagger_beta}): {len(plays)} card decisions "
+              f"({len(plays_v)} held out), {time.time() - t0:.0f} s", flush=True)
     return out
 
 

@@ -265,12 +265,22 @@ def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_p
     env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "DAgger data" in r.stdout and "wrote" in r.stdout, r.stdout
+    assert "DAgger round 1" in r.stdout and "wrote" in r.stdout, r.stdout
+    one_round = next(line for line in r.stdout.splitlines() if line.startswith("DAgger round 1"))
     r2 = subprocess.run(cmd[:-1] + [str(tmp_path / "again.npz")], capture_output=True, text=True, env=env,
                         timeout=300)
     assert r2.returncode == 0, r2.stderr
     with np.load(out) as a, np.load(tmp_path / "again.npz") as b:
         assert all((a[k] == b[k]).all() for k in a.files)
+    # a second --dagger-from is a second round on deals of its own; the first round is unchanged
+    r3 = subprocess.run(cmd[:-2] + ["--dagger-from", str(out), "--out", str(tmp_path / "two.npz")],
+                        capture_output=True, text=True, env=env, timeout=300)
+    assert r3.returncode == 0, r3.stderr
+    lines = r3.stdout.splitlines()
+    first = next(line for line in lines if line.startswith("DAgger round 1"))
+    second = next(line for line in lines if line.startswith("DAgger round 2"))
+    assert first.split(" decisions")[0].split("):")[1] == one_round.split(" decisions")[0].split("):")[1]
+    assert str(out) in second and "card decisions" in second
     # no network to play the DAgger hands: one line, no traceback
     r = subprocess.run(cmd[:-4] + ["--dagger-from", str(tmp_path / "none.npz"), "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
