@@ -24,6 +24,9 @@ alone, on the play network already in ``--out``, and writes the same bid model a
 would (its data and its training have seeds of their own):
 
     PYTHONPATH=src nice -n 10 python scripts/train_play_model.py --jobs 2 --bids-only
+
+``--bid-data teacher`` trains the bid model on the teacher's hands instead (the tricks the
+expert's own play took after each bid; no self-play), for the expert's ``bid_net`` option.
 """
 
 from __future__ import annotations
@@ -296,6 +299,10 @@ def main(argv=None) -> int:
                          "local run (--jobs: at most this many Ray workers)")
     ap.add_argument("--selfplay-cache", default=None,
                     help="keep the self-play bids here (.npz) and reuse them while the play network is the same")
+    ap.add_argument("--bid-data", choices=("selfplay", "teacher"), default="selfplay",
+                    help="what the bid-conditioned model learns from: the play network's self-play hands "
+                         "(steps 3 and 4, default) or the teacher's hands (the expert's play after each bid; "
+                         "no self-play)")
     ap.add_argument("--bids-only", action="store_true",
                     help="train only the bid model, from self-play of the play network already in --out")
     args = ap.parse_args(argv)
@@ -324,12 +331,18 @@ def train(args, ap, rng, pool, t0) -> int:
         PlayNet(params)
     else:
         params = train_teacher_and_play(args, rng, pool, t0, ap)
-    tmp = args.out + ".play.npz"
-    np.savez(tmp, **params)
-    try:
-        bid_params = train_bid_selfplay(args, tmp, pool, t0)
-    finally:
-        os.remove(tmp)
+    if args.bid_data == "teacher":
+        # the teacher's hands: the tricks the expert's own play took after each bid
+        data = teacher_data(args, pool, t0, ap)
+        bid_params = train_bid(data["BX"], data["By"], data["Bh"], data["BXv"], data["Byv"], data["Bhv"],
+                               args, np.random.default_rng([args.seed, 4]))
+    else:
+        tmp = args.out + ".play.npz"
+        np.savez(tmp, **params)
+        try:
+            bid_params = train_bid_selfplay(args, tmp, pool, t0)
+        finally:
+            os.remove(tmp)
     params.update(bid_params)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     np.savez_compressed(args.out, **params)
@@ -372,6 +385,16 @@ def train_bid_selfplay(args, weights, pool, t0):
 
 def train_teacher_and_play(args, rng, pool, t0, ap):
     """Steps 1 and 2: the teacher's hands (or the cache) and the play network."""
+    data = teacher_data(args, pool, t0, ap)
+    if args.dagger_hands > 0:
+        data = add_dagger(data, args, pool, t0, ap)
+    return train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
+                      data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
+
+
+def teacher_data(args, pool, t0, ap):
+    """Step 1's data: the teacher's hands, played now or read from ``--cache`` (kept there
+    when it is given)."""
     key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk, args.held_out])
     cached = None
     if args.cache and os.path.exists(args.cache):
@@ -396,10 +419,7 @@ def train_teacher_and_play(args, rng, pool, t0, ap):
         data = cached
     print(f"teacher data: {len(data['y'])} card decisions, {len(data['By'])} bids "
           f"({len(data['yv'])} and {len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
-    if args.dagger_hands > 0:
-        data = add_dagger(data, args, pool, t0, ap)
-    return train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
-                      data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
+    return data
 
 
 def add_dagger(data, args, pool, t0, ap):

@@ -213,7 +213,27 @@ def test_training_command_end_to_end(tmp_path):
     # ... and without one it says what to do, with no traceback
     r = subprocess.run(cmd[:-1] + [str(tmp_path / "none.npz"), "--bids-only"], capture_output=True, text=True,
                        env=env, timeout=300)
-    assert r.returncode == 2 and "train it first" in r.stderr and "Traceback" not in r.stderr
+    # --bid-data teacher: the bid model learns from the teacher's hands (no self-play), and
+    # --bids-only with the teacher's hands in --cache rebuilds that same model
+    cache = tmp_path / "teacher.npz"
+    out4 = tmp_path / "play4.npz"
+    r = subprocess.run(cmd[:-1] + [str(out4), "--bid-data", "teacher", "--cache", str(cache)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "self-play" not in r.stdout and "bid epoch 1" in r.stdout, r.stdout
+    with np.load(out) as a, np.load(out4) as d:
+        assert all((a[k] == d[k]).all() for k in a.files if k.startswith("p_"))
+        assert any((a[k] != d[k]).any() for k in a.files if k.startswith("b_"))
+    out5 = tmp_path / "play5.npz"
+    with np.load(out4) as d:
+        np.savez(out5, **{k: d[k] for k in d.files if k.startswith("p_")})
+    r = subprocess.run(cmd[:-1] + [str(out5), "--bid-data", "teacher", "--cache", str(cache), "--bids-only"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "teacher data" in r.stdout and "play epoch" not in r.stdout
+    with np.load(out4) as d, np.load(out5) as e:
+        assert all((d[k] == e[k]).all() for k in d.files)
+    BidNet.load(str(out5))
 
 
 def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_path):
