@@ -32,6 +32,7 @@ expert's own play took after each bid; no self-play), for the expert's ``bid_net
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -292,7 +293,9 @@ def main(argv=None) -> int:
                          "all of them kept (aggregated DAgger: the first round's hands are the same as a "
                          "one-round run's)")
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
-    ap.add_argument("--cache", default=None, help="keep the generated hands' data here (.npz) and reuse it")
+    ap.add_argument("--cache", default=None,
+                    help="keep the teacher's hands' data here (.npz; each DAgger round's beside it, in "
+                         "FILE.daggerN.npz) and reuse it")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the hands (same data for any number)")
     ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                     help="play the hands on a Ray cluster (no address: start Ray here); the same data as a "
@@ -365,7 +368,6 @@ def train_bid_selfplay(args, weights, pool, t0):
     cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
     key = None
     if args.selfplay_cache:
-        import hashlib
         with np.load(weights) as f:
             digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
         key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"])
@@ -438,17 +440,33 @@ def add_dagger(data, args, pool, t0, ap):
         with open(source, "rb") as f:
             blob = f.read()        # the network travels with each task (a Ray node has no such file)
         tag = f"{args.seed}" if r == 0 else f"{args.seed}:r{r}"
-        tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", args.teacher_iterations,
-                  blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
-        cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
-        _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
-        _, plays_v = run_chunks(dagger_chunk, tasks[:cut], pool)
-        for names, rows in ((["X", "T", "L", "V", "y"], plays), (["Xv", "Tv", "Lv", "Vv", "yv"], plays_v)):
-            if rows:
-                for k, a in zip(names, play_arrays(rows)):
-                    out[k] = np.concatenate([out[k], a])
-        print(f"DAgger round {r + 1} ({source}, beta {args.dagger_beta}): {len(plays)} card decisions "
-              f"({len(plays_v)} held out), {time.time() - t0:.0f} s", flush=True)
+        names = ["X", "T", "L", "V", "y", "Xv", "Tv", "Lv", "Vv", "yv"]
+        # --cache keeps each round's data beside the teacher's, keyed by everything it depends on
+        key = np.array([f"{tag}:{args.dagger_hands}:{args.teacher_iterations}:{args.dagger_beta}:{args.chunk}:"
+                        f"{args.held_out}:{hashlib.sha256(blob).hexdigest()}"])
+        path = f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.dagger{r + 1}.npz" \
+            if args.cache else None
+        got = None
+        if path and os.path.exists(path):
+            with np.load(path) as f:
+                if f["key"].tolist() == key.tolist():
+                    got = {k: f[k] for k in names}
+        if got is None:
+            tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", args.teacher_iterations,
+                      blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
+            cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
+            _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
+            _, plays_v = run_chunks(dagger_chunk, tasks[:cut], pool)
+            got = {}
+            for part, rows in ((names[:5], plays), (names[5:], plays_v)):
+                got.update(zip(part, play_arrays(rows)))
+            if path:
+                np.savez_compressed(path, key=key, **got)
+        for k in names:
+            if len(got[k]):
+                out[k] = np.concatenate([out[k], got[k]])
+        print(f"DAgger round {r + 1} ({source}, beta {args.dagger_beta}): {len(got['y'])} card decisions "
+              f"({len(got['yv'])} held out), {time.time() - t0:.0f} s", flush=True)
     return out
 
 

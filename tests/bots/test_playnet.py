@@ -301,6 +301,18 @@ def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_p
     second = next(line for line in lines if line.startswith("DAgger round 2"))
     assert first.split(" decisions")[0].split("):")[1] == one_round.split(" decisions")[0].split("):")[1]
     assert str(out) in second and "card decisions" in second
+    # --cache keeps the teacher's data and each round's beside it; a run from them writes the same weights
+    cache = tmp_path / "cache.npz"
+    runs = []
+    for name in ("c1.npz", "c2.npz"):
+        r4 = subprocess.run(cmd[:-2] + ["--dagger-from", str(out), "--cache", str(cache), "--out", str(tmp_path / name)],
+                            capture_output=True, text=True, env=env, timeout=300)
+        assert r4.returncode == 0, r4.stderr
+        runs.append([line for line in r4.stdout.splitlines() if line.startswith("DAgger round")])
+    assert cache.exists() and (tmp_path / "cache.dagger1.npz").exists() and (tmp_path / "cache.dagger2.npz").exists()
+    assert [x.split(", ")[:2] for x in runs[0]] == [x.split(", ")[:2] for x in runs[1]]
+    with np.load(tmp_path / "two.npz") as a, np.load(tmp_path / "c1.npz") as b, np.load(tmp_path / "c2.npz") as c:
+        assert all((a[k] == b[k]).all() and (b[k] == c[k]).all() for k in a.files)
     # no network to play the DAgger hands: one line, no traceback
     r = subprocess.run(cmd[:-4] + ["--dagger-from", str(tmp_path / "none.npz"), "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
