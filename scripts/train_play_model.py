@@ -307,7 +307,7 @@ def main(argv=None) -> int:
                          "(steps 3 and 4, default) or the teacher's hands (the expert's play after each bid; "
                          "no self-play)")
     ap.add_argument("--bids-only", action="store_true",
-                    help="train only the bid model, from self-play of the play network already in --out")
+                    help="train only the bid model (from --bid-data), on the play network already in --out")
     args = ap.parse_args(argv)
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
@@ -332,11 +332,13 @@ def train(args, ap, rng, pool, t0) -> int:
         with np.load(args.out) as f:
             params = {k: f[k] for k in f.files if k.startswith("p_")}
         PlayNet(params)
+        data = None
     else:
-        params = train_teacher_and_play(args, rng, pool, t0, ap)
+        params, data = train_teacher_and_play(args, rng, pool, t0, ap)
     if args.bid_data == "teacher":
         # the teacher's hands: the tricks the expert's own play took after each bid
-        data = teacher_data(args, pool, t0, ap)
+        if data is None:
+            data = teacher_data(args, pool, t0, ap)
         bid_params = train_bid(data["BX"], data["By"], data["Bh"], data["BXv"], data["Byv"], data["Bhv"],
                                args, np.random.default_rng([args.seed, 4]))
     else:
@@ -386,12 +388,13 @@ def train_bid_selfplay(args, weights, pool, t0):
 
 
 def train_teacher_and_play(args, rng, pool, t0, ap):
-    """Steps 1 and 2: the teacher's hands (or the cache) and the play network."""
+    """Steps 1 and 2: the teacher's hands (or the cache) and the play network; returns the
+    network's parameters and the data."""
     data = teacher_data(args, pool, t0, ap)
     if args.dagger_hands > 0:
         data = add_dagger(data, args, pool, t0, ap)
     return train_play(data["X"], data["T"], data["L"], data["V"], data["y"],
-                      data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng)
+                      data["Xv"], data["Tv"], data["Lv"], data["Vv"], data["yv"], args, rng), data
 
 
 def teacher_data(args, pool, t0, ap):
