@@ -213,6 +213,7 @@ def test_training_command_end_to_end(tmp_path):
     # ... and without one it says what to do, with no traceback
     r = subprocess.run(cmd[:-1] + [str(tmp_path / "none.npz"), "--bids-only"], capture_output=True, text=True,
                        env=env, timeout=300)
+    assert r.returncode == 2 and "train it first" in r.stderr and "Traceback" not in r.stderr
     # --bid-data teacher: the bid model learns from the teacher's hands (no self-play), and
     # --bids-only with the teacher's hands in --cache rebuilds that same model
     cache = tmp_path / "teacher.npz"
