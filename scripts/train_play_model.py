@@ -291,7 +291,8 @@ def main(argv=None) -> int:
                     help="the play network that plays the DAgger hands (default: the weights in --out "
                          "before this run); given again, one more round of --dagger-hands hands per network, "
                          "all of them kept (aggregated DAgger: the first round's hands are the same as a "
-                         "one-round run's)")
+                         "one-round run's); WEIGHTS@N: that round's decisions labelled by the expert at N "
+                         "sampled deals (a stronger teacher) instead of --teacher-iterations")
     ap.add_argument("--out", default=DEFAULT_PLAY_WEIGHTS)
     ap.add_argument("--cache", default=None,
                     help="keep the teacher's hands' data here (.npz; each DAgger round's beside it, in "
@@ -427,25 +428,37 @@ def teacher_data(args, pool, t0, ap):
     return data
 
 
+def dagger_source(spec, iterations, ap):
+    """``WEIGHTS`` or ``WEIGHTS@N`` (a ``--dagger-from``): the network's file and the expert's
+    sampled deals a decision labelling that round (``N``, else ``--teacher-iterations``)."""
+    path, at, n = spec.rpartition("@")
+    if not at or not n.isdigit():
+        return spec, iterations
+    if int(n) < 1:
+        ap.error(f"--dagger-from {spec}: the expert needs at least 1 sampled deal a decision")
+    return path, int(n)
+
+
 def add_dagger(data, args, pool, t0, ap):
     """Step 1b (``--dagger-hands``): hands the play network of ``--dagger-from`` plays (the
     expert a ``--dagger-beta`` share of the cards), every decision labelled by the expert at
-    ``--teacher-iterations``; their card decisions join the teacher's, held out in the same
-    share (the bids are the trick model's, as the teacher's).  One round per ``--dagger-from``,
-    each on deals of its own (round 0's seeds are those of a one-round run), all kept."""
-    sources = args.dagger_from or [args.out]
-    for source in sources:
+    ``--teacher-iterations`` (or the round's own ``N`` of ``WEIGHTS@N``); their card decisions
+    join the teacher's, held out in the same share (the bids are the trick model's, as the
+    teacher's).  One round per ``--dagger-from``, each on deals of its own (round 0's seeds are
+    those of a one-round run), all kept."""
+    sources = [dagger_source(s, args.teacher_iterations, ap) for s in (args.dagger_from or [args.out])]
+    for source, _ in sources:
         if not os.path.exists(source):
             ap.error(f"--dagger-hands needs a play network to play them: {source} does not exist")
         PlayNet.load(source)       # a clear error now, not in every worker
     out = dict(data)
-    for r, source in enumerate(sources):
+    for r, (source, iterations) in enumerate(sources):
         with open(source, "rb") as f:
             blob = f.read()        # the network travels with each task (a Ray node has no such file)
         tag = f"{args.seed}" if r == 0 else f"{args.seed}:r{r}"
         names = ["X", "T", "L", "V", "y", "Xv", "Tv", "Lv", "Vv", "yv"]
         # --cache keeps each round's data beside the teacher's, keyed by everything it depends on
-        key = np.array([f"{tag}:{args.dagger_hands}:{args.teacher_iterations}:{args.dagger_beta}:{args.chunk}:"
+        key = np.array([f"{tag}:{args.dagger_hands}:{iterations}:{args.dagger_beta}:{args.chunk}:"
                         f"{args.held_out}:{hashlib.sha256(blob).hexdigest()}"])
         path = f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.dagger{r + 1}.npz" \
             if args.cache else None
@@ -455,7 +468,7 @@ def add_dagger(data, args, pool, t0, ap):
                 if f["key"].tolist() == key.tolist():
                     got = {k: f[k] for k in names}
         if got is None:
-            tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", args.teacher_iterations,
+            tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", iterations,
                       blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
             cut = min(len(tasks) - 1, max(0, int(round(len(tasks) * args.held_out))))
             _, plays = run_chunks(dagger_chunk, tasks[cut:], pool)
@@ -468,7 +481,8 @@ def add_dagger(data, args, pool, t0, ap):
         for k in names:
             if len(got[k]):
                 out[k] = np.concatenate([out[k], got[k]])
-        print(f"DAgger round {r + 1} ({source}, beta {args.dagger_beta}): {len(got['y'])} card decisions "
+        strength = "" if iterations == args.teacher_iterations else f", the expert at {iterations} deals"
+        print(f"DAgger round {r + 1} ({source}, beta {args.dagger_beta}{strength}): {len(got['y'])} card decisions "
               f"({len(got['yv'])} held out), {time.time() - t0:.0f} s", flush=True)
     return out
 

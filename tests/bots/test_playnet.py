@@ -314,10 +314,20 @@ def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_p
     assert [x.split(", ")[:2] for x in runs[0]] == [x.split(", ")[:2] for x in runs[1]]
     with np.load(tmp_path / "two.npz") as a, np.load(tmp_path / "c1.npz") as b, np.load(tmp_path / "c2.npz") as c:
         assert all((a[k] == b[k]).all() and (b[k] == c[k]).all() for k in a.files)
-    # no network to play the DAgger hands: one line, no traceback
-    r = subprocess.run(cmd[:-4] + ["--dagger-from", str(tmp_path / "none.npz"), "--out", str(out)],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 2 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+    # WEIGHTS@N: that round labelled by a stronger expert; the same deals and network, other labels
+    r5 = subprocess.run(cmd[:-3] + [DEFAULT_PLAY_WEIGHTS + "@7", "--out", str(tmp_path / "strong.npz")],
+                        capture_output=True, text=True, env=env, timeout=300)
+    assert r5.returncode == 0, r5.stderr
+    strong = next(line for line in r5.stdout.splitlines() if line.startswith("DAgger round 1"))
+    assert "the expert at 7 deals" in strong and "the expert at" not in one_round
+    assert f"({DEFAULT_PLAY_WEIGHTS}," in strong
+    with np.load(out) as a, np.load(tmp_path / "strong.npz") as b:
+        assert any(not np.array_equal(a[k], b[k]) for k in a.files if k.startswith("p_"))
+    # no network to play the DAgger hands, or no sampled deal to label them: one line, no traceback
+    for bad, why in ((str(tmp_path / "none.npz"), "does not exist"), (DEFAULT_PLAY_WEIGHTS + "@0", "at least 1")):
+        r = subprocess.run(cmd[:-4] + ["--dagger-from", bad, "--out", str(out)],
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 2 and why in r.stderr and "Traceback" not in r.stderr
 
 
 def bid_views(rules: Rules, seeds) -> list:
