@@ -27,6 +27,9 @@ would (its data and its training have seeds of their own):
 
 ``--bid-data teacher`` trains the bid model on the teacher's hands instead (the tricks the
 expert's own play took after each bid; no self-play), for the expert's ``bid_net`` option.
+``--explore-hands N`` adds N hands in which the expert plays out deliberately varied bids
+(``--explore-share`` of them any legal bid within two of the trick model's best), so that
+the bid model sees what each bid leads to, not only the usual one.
 """
 
 from __future__ import annotations
@@ -307,9 +310,18 @@ def main(argv=None) -> int:
                     help="what the bid-conditioned model learns from: the play network's self-play hands "
                          "(steps 3 and 4, default) or the teacher's hands (the expert's play after each bid; "
                          "no self-play)")
+    ap.add_argument("--explore-hands", type=int, default=0,
+                    help="with --bid-data teacher: this many more hands played by the expert in which "
+                         "--explore-share of the bids are any legal bid within two of the trick model's best "
+                         "(what each bid leads to under the expert's play), for the bid model only")
+    ap.add_argument("--explore-share", type=float, default=0.4, help="see --explore-hands")
     ap.add_argument("--bids-only", action="store_true",
                     help="train only the bid model (from --bid-data), on the play network already in --out")
     args = ap.parse_args(argv)
+    if args.explore_hands and args.bid_data != "teacher":
+        ap.error("--explore-hands feeds the bid model's teacher data: give --bid-data teacher")
+    if not 0.0 <= args.explore_share <= 1.0:
+        ap.error(f"--explore-share must be between 0 and 1, not {args.explore_share}")
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
     from ohhell.bots.distributed import RayPoolError, script_pool
@@ -340,8 +352,11 @@ def train(args, ap, rng, pool, t0) -> int:
         # the teacher's hands: the tricks the expert's own play took after each bid
         if data is None:
             data = teacher_data(args, pool, t0, ap)
-        bid_params = train_bid(data["BX"], data["By"], data["Bh"], data["BXv"], data["Byv"], data["Bhv"],
-                               args, np.random.default_rng([args.seed, 4]))
+        B = [data[k] for k in ("BX", "By", "Bh", "BXv", "Byv", "Bhv")]
+        if args.explore_hands:
+            extra = explore_bids(args, pool, t0, ap)
+            B = [np.concatenate([a, b]) for a, b in zip(B, extra)]
+        bid_params = train_bid(*B, args, np.random.default_rng([args.seed, 4]))
     else:
         tmp = args.out + ".play.npz"
         np.savez(tmp, **params)
@@ -426,6 +441,33 @@ def teacher_data(args, pool, t0, ap):
     print(f"teacher data: {len(data['y'])} card decisions, {len(data['By'])} bids "
           f"({len(data['yv'])} and {len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
     return data
+
+
+def explore_bids(args, pool, t0, ap):
+    """``--explore-hands``: the bids of hands the expert plays out after exploring bids
+    (``BX, By, Bh, BXv, Byv, Bhv``), played now or read from ``--cache``'s ``FILE.explore.npz``."""
+    key = np.array([f"{args.seed}:x:{args.explore_hands}:{args.explore_share}:{args.teacher_iterations}:"
+                    f"{args.chunk}:{args.held_out}"])
+    path = f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.explore.npz" if args.cache else None
+    names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
+    if path and os.path.exists(path):
+        with np.load(path) as f:
+            if f["key"].tolist() == key.tolist():
+                got = [f[k] for k in names]
+                print(f"exploring bids from {path}: {len(got[1])} ({len(got[4])} held out)", flush=True)
+                return got
+    tasks = [(min(args.chunk, args.explore_hands - i), f"{args.seed}:x:{i // args.chunk}", args.teacher_iterations,
+              args.explore_share) for i in range(0, args.explore_hands, args.chunk)]
+    if len(tasks) < 2:
+        ap.error("--explore-hands must be more than --chunk (hands are held out a task at a time)")
+    cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
+    bids, _ = run_chunks(teacher_chunk, tasks[cut:], pool)
+    bids_v, _ = run_chunks(teacher_chunk, tasks[:cut], pool)
+    got = [*bid_arrays(bids), *bid_arrays(bids_v)]
+    if path:
+        np.savez_compressed(path, key=key, **dict(zip(names, got)))
+    print(f"exploring bids: {len(got[1])} ({len(got[4])} held out), {time.time() - t0:.0f} s", flush=True)
+    return got
 
 
 def dagger_source(spec, iterations, ap):

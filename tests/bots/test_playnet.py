@@ -235,6 +235,40 @@ def test_training_command_end_to_end(tmp_path):
     with np.load(out4) as d, np.load(out5) as e:
         assert all((d[k] == e[k]).all() for k in d.files)
     BidNet.load(str(out5))
+    # --explore-hands: more hands the expert plays out after exploring bids, for the bid model
+    # alone; kept beside the cache, and a second run from it writes the same weights
+    outs = []
+    for name in ("x1.npz", "x2.npz"):
+        outs.append(tmp_path / name)
+        r = subprocess.run(cmd[:-1] + [str(outs[-1]), "--bid-data", "teacher", "--cache", str(cache),
+                                       "--explore-hands", "6", "--explore-share", "1"],
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert "exploring bids" in r.stdout, r.stdout
+    assert (tmp_path / "teacher.explore.npz").exists() and "from" in r.stdout
+    with np.load(out4) as d, np.load(outs[0]) as x, np.load(outs[1]) as y:
+        assert all((d[k] == x[k]).all() for k in d.files if k.startswith("p_"))
+        assert any((d[k] != x[k]).any() for k in d.files if k.startswith("b_"))
+        assert all((x[k] == y[k]).all() for k in x.files)
+    with np.load(tmp_path / "teacher.explore.npz") as f:
+        assert len(f["By"]) and len(f["Byv"])
+    # they feed --bid-data teacher only; a share outside 0..1 is refused
+    for bad, why in ((["--explore-hands", "6"], "--bid-data teacher"),
+                     (["--bid-data", "teacher", "--explore-share", "2"], "between 0 and 1")):
+        r = subprocess.run(cmd + bad, capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 2 and why in r.stderr and "Traceback" not in r.stderr
+
+
+def test_exploring_teacher_hands_vary_the_bids():
+    """``teacher_chunk`` with an explore share of 1: every bid legal, the first bidder's hand
+    the same (the first deal does not depend on the share), and other bids than the trick
+    model's usual ones."""
+    from ohhell.bots import playtrain
+    plain, _ = playtrain.teacher_chunk((4, "x", 2))
+    explored, _ = playtrain.teacher_chunk((4, "x", 2, 1.0))
+    assert list(plain[0][0]) == list(explored[0][0])
+    assert [b[1] for b in plain] != [b[1] for b in explored]
+    assert all(0 <= b[1] <= b[3] for b in explored)
 
 
 def test_dagger_hands_are_played_by_the_network_and_labelled_by_the_expert(tmp_path):

@@ -130,13 +130,14 @@ def _expert_card(expert):
     return card
 
 
-def _teacher_hands(hands: int, name: str, rng: random.Random, card, on_decisions=None) -> tuple:
+def _teacher_hands(hands: int, name: str, rng: random.Random, card, on_decisions=None,
+                   explore: float = 0.0) -> tuple:
     model = shared_model()
     bids: list = []
     plays: list = []
     for i in range(int(hands)):
         rules = random_rules(rng)
-        b, p = _play_hand(rules, f"{name}:{i}", rng, model, card, soft=0.3)
+        b, p = _play_hand(rules, f"{name}:{i}", rng, model, card, soft=0.3, explore=explore)
         bids += b
         plays += p
         if on_decisions is not None:
@@ -145,13 +146,17 @@ def _teacher_hands(hands: int, name: str, rng: random.Random, card, on_decisions
 
 
 def teacher_chunk(task: Sequence, on_decisions=None) -> tuple:
-    """``(hands, seed, iterations)``: that many hands with the expert (``iterations`` sampled
-    deals per decision) playing every card.  Returns ``(bid examples, play examples)``."""
+    """``(hands, seed, iterations[, explore])``: that many hands with the expert
+    (``iterations`` sampled deals per decision) playing every card; with ``explore`` above 0,
+    that share of the bids is any legal bid within two of the trick model's best (the
+    expert then plays each bid out: what each bid leads to, for a bid model).  Returns
+    ``(bid examples, play examples)``."""
     from .expert import ExpertBot
-    hands, seed, iterations = task
+    hands, seed, iterations, *rest = task
+    explore = float(rest[0]) if rest else 0.0
     rng = random.Random(f"teacher:{seed}")
     expert = ExpertBot(f"teacher:{seed}", iterations=int(iterations), seconds=1e9)
-    return _teacher_hands(hands, f"teacher:{seed}", rng, _expert_card(expert), on_decisions)
+    return _teacher_hands(hands, f"teacher:{seed}", rng, _expert_card(expert), on_decisions, explore)
 
 
 def dagger_chunk(task: Sequence, on_decisions=None) -> tuple:
