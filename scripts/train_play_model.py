@@ -443,19 +443,34 @@ def teacher_data(args, pool, t0, ap):
     return data
 
 
+def beside_cache(args, part):
+    """Where ``--cache FILE`` keeps one more part of the data (``FILE.part.npz``), or None."""
+    if not args.cache:
+        return None
+    return f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.{part}.npz"
+
+
+def read_cached(path, key, names):
+    """The arrays ``names`` from ``path`` if it holds data made under ``key``, else None."""
+    if path and os.path.exists(path):
+        with np.load(path) as f:
+            if f["key"].tolist() == key.tolist():
+                return {k: f[k] for k in names}
+    return None
+
+
 def explore_bids(args, pool, t0, ap):
     """``--explore-hands``: the bids of hands the expert plays out after exploring bids
     (``BX, By, Bh, BXv, Byv, Bhv``), played now or read from ``--cache``'s ``FILE.explore.npz``."""
     key = np.array([f"{args.seed}:x:{args.explore_hands}:{args.explore_share}:{args.teacher_iterations}:"
                     f"{args.chunk}:{args.held_out}"])
-    path = f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.explore.npz" if args.cache else None
+    path = beside_cache(args, "explore")
     names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
-    if path and os.path.exists(path):
-        with np.load(path) as f:
-            if f["key"].tolist() == key.tolist():
-                got = [f[k] for k in names]
-                print(f"exploring bids from {path}: {len(got[1])} ({len(got[4])} held out)", flush=True)
-                return got
+    cached = read_cached(path, key, names)
+    if cached is not None:
+        got = [cached[k] for k in names]
+        print(f"exploring bids from {path}: {len(got[1])} ({len(got[4])} held out)", flush=True)
+        return got
     tasks = [(min(args.chunk, args.explore_hands - i), f"{args.seed}:x:{i // args.chunk}", args.teacher_iterations,
               args.explore_share) for i in range(0, args.explore_hands, args.chunk)]
     if len(tasks) < 2:
@@ -502,13 +517,8 @@ def add_dagger(data, args, pool, t0, ap):
         # --cache keeps each round's data beside the teacher's, keyed by everything it depends on
         key = np.array([f"{tag}:{args.dagger_hands}:{iterations}:{args.dagger_beta}:{args.chunk}:"
                         f"{args.held_out}:{hashlib.sha256(blob).hexdigest()}"])
-        path = f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.dagger{r + 1}.npz" \
-            if args.cache else None
-        got = None
-        if path and os.path.exists(path):
-            with np.load(path) as f:
-                if f["key"].tolist() == key.tolist():
-                    got = {k: f[k] for k in names}
+        path = beside_cache(args, f"dagger{r + 1}")
+        got = read_cached(path, key, names)
         if got is None:
             tasks = [(min(args.chunk, args.dagger_hands - i), f"{tag}:{i // args.chunk}", iterations,
                       blob, args.dagger_beta) for i in range(0, args.dagger_hands, args.chunk)]
