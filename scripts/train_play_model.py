@@ -389,12 +389,11 @@ def train_bid_selfplay(args, weights, pool, t0):
         with np.load(weights) as f:
             digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
         key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"])
-        if os.path.exists(args.selfplay_cache):
-            with np.load(args.selfplay_cache) as f:
-                if f["key"].tolist() == key.tolist():
-                    print(f"self-play bids from {args.selfplay_cache}", flush=True)
-                    return train_bid(f["BX"], f["By"], f["Bh"], f["BXv"], f["Byv"], f["Bhv"], args,
-                                     np.random.default_rng([args.seed, 4]))
+        names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
+        cached = read_cached(args.selfplay_cache, key, names)
+        if cached is not None:
+            print(f"self-play bids from {args.selfplay_cache}", flush=True)
+            return train_bid(*(cached[k] for k in names), args, np.random.default_rng([args.seed, 4]))
     BX, By, Bh = selfplay_bid_arrays(tasks[cut:], pool)
     BXv, Byv, Bhv = selfplay_bid_arrays(tasks[:cut], pool)
     if key is not None:
@@ -417,11 +416,7 @@ def teacher_data(args, pool, t0, ap):
     """Step 1's data: the teacher's hands, played now or read from ``--cache`` (kept there
     when it is given)."""
     key = np.array([args.seed, args.teacher_hands, args.teacher_iterations, args.chunk, args.held_out])
-    cached = None
-    if args.cache and os.path.exists(args.cache):
-        with np.load(args.cache) as f:
-            if f["key"].tolist() == key.tolist():
-                cached = {k: f[k] for k in f.files}
+    cached = read_cached(args.cache, key)
     if cached is None:
         tasks = [(min(args.chunk, args.teacher_hands - i), f"{args.seed}:{i // args.chunk}", args.teacher_iterations)
                  for i in range(0, args.teacher_hands, args.chunk)]
@@ -450,12 +445,13 @@ def beside_cache(args, part):
     return f"{args.cache[:-4] if args.cache.endswith('.npz') else args.cache}.{part}.npz"
 
 
-def read_cached(path, key, names):
-    """The arrays ``names`` from ``path`` if it holds data made under ``key``, else None."""
+def read_cached(path, key, names=None):
+    """The arrays ``names`` (default: all) from ``path`` if it holds data made under ``key``,
+    else None: every cache the script keeps is read through here."""
     if path and os.path.exists(path):
         with np.load(path) as f:
             if f["key"].tolist() == key.tolist():
-                return {k: f[k] for k in names}
+                return {k: f[k] for k in (f.files if names is None else names)}
     return None
 
 
