@@ -402,3 +402,56 @@ def test_the_experts_bid_net_blends_the_networks_expected_scores_into_the_search
     for bad in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="bid_net"):
             make("expert", bid_net=bad)
+
+
+# --- the lookahead option (ohhell.bots.lookahead) -------------------------------------------------
+
+from ohhell.bots.lookahead import hand_from_view, lookahead_values  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(3, 7), seed=st.integers(0, 10**6),
+       simultaneous=st.booleans(), pick=st.integers(0, 10**6), sampled=st.booleans())
+def test_a_hand_rebuilt_from_a_view_shows_every_seat_what_it_sees_there(preset, players, seed, simultaneous,
+                                                                         pick, sampled):
+    """With the real hidden hands the rebuilt hand gives the view's seat the same view (this
+    hand's part of it) and every other seat its real hand; with sampled ones, the seat's view
+    is the same and every seat holds what the sample gave it."""
+    rules = Rules.preset(preset, players=players, hand_sizes=[1, 52 // players],
+                         simultaneous_bidding=simultaneous, **({"hook": False} if simultaneous else {}))
+    positions = play_positions(rules, str(seed))
+    game, view = positions[pick % len(positions)]
+    me = view.seat
+    hands = (list(HandSampler(view, random.Random(pick)).sample().hands) if sampled
+             else [game.hand_mask(s) for s in range(players)])
+    rebuilt = hand_from_view(view, hands)
+    again = rebuilt.view(me)
+    for field in ("hand_mask", "bids", "tricks", "trick", "tricks_won", "legal", "voids", "unseen_mask",
+                  "trump_card", "trump", "dealer", "to_act", "hand_size", "played_mask"):
+        assert getattr(again, field) == getattr(view, field), field
+    assert [rebuilt.hand_mask(s) for s in range(players) if s != me] == [hands[s] for s in range(players) if s != me]
+
+
+def test_the_lookahead_plays_one_of_the_networks_likeliest_cards_reproducibly():
+    rules = Rules.preset("openspiel", players=4)
+    for _, view in play_positions(rules, "la")[:8]:
+        legal = view.legal_actions()
+        if len(legal) < 2:
+            continue
+        bots = [LearnedBot(seed=3, lookahead=4, width=2), LearnedBot(seed=3, lookahead=4, width=2)]
+        a, b = (bot.decide(view) for bot in bots)
+        assert a.action == b.action and a.note == b.note
+        policy, _ = bots[0].play_net.evaluate(view)
+        assert a.action in sorted(legal, key=lambda x: (-policy[x], x.card))[:2]
+        q = lookahead_values(bots[0].play_net, view, [int(x.card) for x in legal], 3, random.Random(1), to_end=True)
+        scores = {ohhell.scoring.hand_score(view.bids[view.seat], k, view.hand_size, rules) for k in range(6)}
+        assert all(min(scores) <= x <= max(scores) for x in q.values())   # a mean of exact hand scores
+
+
+def test_a_game_with_the_lookahead_is_legal_and_bad_options_are_refused():
+    rules = Rules(4, hand_sizes=[1, 5])
+    game = play_game(Game(rules, seed=4), [LearnedBot(seed=s, lookahead=2, to_end=s % 2 == 0) for s in range(4)])
+    assert game.is_over
+    for bad in ({"lookahead": -1}, {"lookahead": 1.5}, {"width": 0}, {"lookahead": True}):
+        with pytest.raises(ValueError):
+            LearnedBot(**bad)

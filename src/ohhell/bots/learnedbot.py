@@ -66,21 +66,37 @@ class LearnedBot(Bot):
         :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
         ``"conditioned"`` (the trick model conditioned on the bid,
         :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md).
+    :param lookahead: 0 (default) plays the network's card; ``N`` tries the network's
+        ``width`` likeliest cards on ``N`` uniform deals of the hidden cards each
+        (:func:`ohhell.bots.lookahead.lookahead_values`) and plays the best.  Measured no
+        stronger than the network alone (BENCHMARKS.md, "Lookahead for the learned level").
+    :param width: how many of the network's likeliest cards the lookahead tries (default 3).
+    :param to_end: the lookahead plays each deal out to the end of the hand with the
+        network for every seat (exact scores) instead of stopping at the seat's next turn
+        and asking the network's value head.
     """
 
     name = "learned"
 
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
-                 weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None) -> None:
+                 weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None,
+                 lookahead: int = 0, width: int = 3, to_end: bool = False) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("conditioned", "trick"):
             raise ValueError(f"bids must be one of conditioned, trick, not {bids!r}")
+        if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
+            raise ValueError(f"lookahead must be a whole number of deals, 0 or more, not {lookahead!r}")
+        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+            raise ValueError(f"width must be a whole number of cards, 1 or more, not {width!r}")
         self.bids = bids
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.play_net, self.bid_net = shared_nets(weights)
         self.trick_weights = trick_weights
+        self.lookahead = lookahead
+        self.width = width
+        self.to_end = bool(to_end)
 
     def decide(self, view: View, budget: Budget | None = None) -> Decision:
         legal = view.legal_actions()
@@ -132,13 +148,24 @@ class LearnedBot(Bot):
                     break
         else:
             choice = self.play_net.best_card(legal, policy)
+        looked = ""
+        if self.lookahead > 0:
+            from .lookahead import lookahead_values
+            ranked = sorted(legal, key=lambda a: (-policy[a], a.card))[:self.width]
+            if len(ranked) > 1:
+                q = lookahead_values(self.play_net, view, [int(a.card) for a in ranked], self.lookahead, self.rng,
+                                     self.to_end)
+                picked = max(ranked, key=lambda a: (q[int(a.card)], policy[a]))
+                if picked != choice:
+                    looked = f" (the lookahead's card over the network's {choice.card})"
+                choice = picked
         me = view.seat
         assert me is not None
         bid = view.bids[me]
         h = view.hand_size
         ev = sum(float(p) * hand_score(bid, k, h, view.rules) for k, p in enumerate(tricks))
         make = float(tricks[bid]) if bid is not None and bid < len(tricks) else math.nan
-        note = (f"{choice.card}: the network's choice ({100 * policy[choice]:.0f}%); expects "
+        note = (f"{choice.card}: the network's choice ({100 * policy[choice]:.0f}%){looked}; expects "
                 f"{ev:.2f} points, makes the bid {100 * make:.0f}%")
         return Decision(choice, dict(policy), None, note,
                         {"expected_score": ev, "trick_probs": [float(p) for p in tricks]})
