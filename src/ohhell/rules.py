@@ -225,6 +225,13 @@ class Rules:
         """Whether a card is turned for trump in hand ``hand_index`` (0-based)."""
         return self._trumps[hand_index]
 
+    def hand_alone(self, hand_index: int) -> "Rules":
+        """The rules of hand ``hand_index`` played as a game of its own: one hand of its size,
+        with a card turned for trump exactly when that hand has one, every other rule the same
+        (how a search or an environment replays one hand of a longer game)."""
+        return self.replace(schedule="custom", hand_sizes=[self.hand_sizes[hand_index]],
+                            no_trump="never" if self.has_trump(hand_index) else "last")
+
     def _compute_has_trump(self, hand_index: int) -> bool:
         size = self.hand_sizes[hand_index]
         if size * self.players >= 52:

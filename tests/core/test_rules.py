@@ -105,3 +105,18 @@ def test_value_semantics_and_round_trips():
     assert list(d) == ["players", "schedule", "hand_sizes", "no_trump", "hook", "simultaneous_bidding",
                        "must_trump", "missed_bid_scores_tricks", "zero_bid_scores_hand_size"]
     assert eval(repr(r), {"Rules": Rules}) == r
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("players", [3, 4, 5, 7])
+@pytest.mark.parametrize("no_trump", ["last", "largest", "never"])
+def test_a_hand_alone_keeps_its_size_its_trump_and_every_other_rule(preset, players, no_trump):
+    rules = Rules.preset(preset, players=players, no_trump=no_trump)
+    for k, size in enumerate(rules.hand_sizes):
+        alone = rules.hand_alone(k)
+        assert alone.hand_sizes == (size,) and alone.has_trump(0) == rules.has_trump(k)
+        for field in ("players", "hook", "simultaneous_bidding", "must_trump", "missed_bid_scores_tricks",
+                      "zero_bid_scores_hand_size"):
+            assert getattr(alone, field) == getattr(rules, field), field
+    with pytest.raises(IndexError):
+        rules.hand_alone(rules.hand_count)

@@ -29,8 +29,7 @@ def hand_from_view(view: View, hands: Sequence[int]) -> Game:
     n = view.players
     me = view.seat
     assert me is not None
-    h = view.hand_size
-    rules = view.rules.replace(hand_sizes=[h], no_trump="last" if view.trump_card is None else "never")
+    rules = view.rules.hand_alone(view.hand_index)
     deal = [hands[s] if s != me else view.hand_mask for s in range(n)]
     for t in (*view.tricks, view.trick):
         for i, c in enumerate(t.cards):

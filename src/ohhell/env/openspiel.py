@@ -163,13 +163,8 @@ class OhHellGame(pyspiel.Game):
             max_game_length=decisions + chance,
         )
         super().__init__(_GAME_TYPE, info, params)
-        self.hand_rules = [self._hand_rules(k) for k in range(len(rules.hand_sizes))]
+        self.hand_rules = [rules.hand_alone(k) for k in range(len(rules.hand_sizes))]
         self.encoders = {False: Encoder(rules, "observation"), True: Encoder(rules, "information_state")}
-
-    def _hand_rules(self, k: int) -> Rules:
-        r = self.rules
-        return r.replace(schedule="custom", hand_sizes=[r.hand_sizes[k]],
-                         no_trump="never" if r.has_trump(k) else "last")
 
     def new_initial_state(self) -> "OhHellState":
         """The state before the first deal."""
