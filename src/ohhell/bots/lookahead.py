@@ -49,7 +49,8 @@ def lookahead_values(net, view: View, cards: Sequence[int], deals: int, rng: ran
     """The expected hand score of playing each card of ``cards`` (ints) now, averaged over
     ``deals`` uniform deals of the hidden cards: the others answer with the network's most
     likely card, and the network's value head scores the seat's next turn (the exact score
-    when the hand ends first)."""
+    when the hand ends first).  ``to_end``: every seat, this one too, plays the network's card
+    to the end of the hand, and the hand's exact score counts."""
     me = view.seat
     assert me is not None
     rules = view.rules
