@@ -46,7 +46,7 @@ from .base import Bot, Budget, Decision
 from .heuristic import trick_distribution
 from .inference import PlayModel
 from .ismcts import search_bid, search_play
-from .onecard import one_card_bid
+from .onecard import one_card_decision
 from .policy import PLAYOUTS, sure_tricks
 
 __all__ = ["ExpertBot", "model_bid", "learned_pending_bids"]
@@ -168,7 +168,7 @@ class ExpertBot(Bot):
     :param opponents: how the other seats play in the card search: ``"heuristic"``
         (in the tree, for their own score) or ``"random"``.
     :param one_card: bid one-card hands by the exact equilibrium of
-        :func:`ohhell.bots.onecard.one_card_bid` (default); ``False`` keeps the
+        :func:`ohhell.bots.onecard.one_card_decision` (default); ``False`` keeps the
         search's bid (today's expert as a frozen baseline).
     :param bid_evidence: how the bids already made weigh the sampled deals:
         ``"closed"`` (default; :func:`ohhell.sampling.bid_likelihood`, a
@@ -536,17 +536,6 @@ class ExpertBot(Bot):
             r["tricks"] = [(1 - lam) * x + lam * tot * (float(dists[b][k]) if k <= h else 0.0)
                            for k, x in enumerate(r["tricks"])]
 
-    def _bid_one_card(self, view: View) -> Decision:
-        """A one-card hand's bid: the exact equilibrium (no sampling, no budget)."""
-        bid, p, values = one_card_bid(view)
-        best = BIDS[bid]
-        note = (f"bid {bid}: expected {float(values[bid]):.2f} points; the card wins "
-                f"{100 * float(p):.1f}% of the deals consistent with the bids (exact)")
-        if len(values) == 1:
-            note += "; the only legal bid"
-        return Decision(best, {BIDS[b]: float(v) for b, v in values.items()}, [float(1 - p), float(p)],
-                        note, {"win_chance": p, "exact": True})
-
     def _bid(self, view: View, legal, iters: int, deadline: float) -> Decision:
         rules = view.rules
         n = view.players
@@ -557,7 +546,7 @@ class ExpertBot(Bot):
         gone0 = 1 << tc if tc >= 0 else 0
         legal_bids = [a.tricks for a in legal]
         if self.one_card and h == 1:
-            return self._bid_one_card(view)
+            return one_card_decision(view)
         if len(legal_bids) == 1:
             return Decision(legal[0], {legal[0]: 0.0}, note="the only legal bid")
         if self.bid_search == "ismcts":

@@ -51,7 +51,7 @@ from ..scoring import hand_score
 from ..tricks import hook_bid, strength
 from ..view import View
 
-__all__ = ["one_card_bid", "win_chance", "strategy", "legal_one_card_bids"]
+__all__ = ["one_card_bid", "one_card_decision", "win_chance", "strategy", "legal_one_card_bids"]
 
 _FULL = (1 << 52) - 1
 
@@ -234,3 +234,18 @@ def one_card_bid(view: View) -> tuple[int, Fraction, dict[int, Fraction]]:
     legal = [a.tricks for a in view.legal]
     values = _values(p, legal, rules)
     return _best(values), p, values
+
+
+def one_card_decision(view: View) -> "Decision":
+    """:func:`one_card_bid` as a bot's :class:`~ohhell.bots.base.Decision` (the expected
+    score of each legal bid, the chances of taking 0 and 1 trick, a note for a person): the
+    one home of the exact one-card bid for every bot that uses it."""
+    from ..actions import BIDS
+    from .base import Decision
+    bid, p, values = one_card_bid(view)
+    note = (f"bid {bid}: expected {float(values[bid]):.2f} points; the card wins "
+            f"{100 * float(p):.1f}% of the deals consistent with the bids (exact)")
+    if len(values) == 1:
+        note += "; the only legal bid"
+    return Decision(BIDS[bid], {BIDS[b]: float(v) for b, v in values.items()}, [float(1 - p), float(p)],
+                    note, {"win_chance": p, "exact": True})
