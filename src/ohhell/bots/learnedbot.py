@@ -1,10 +1,11 @@
 """``learned``: the learned-only level. No search: one pass of a network per decision.
 
-* **Bid**: the learned trick model (:class:`ohhell.bots.learned.TrickModel`)
-  gives P(k tricks) from the hand, the turned card, the place in the bidding
-  order and the bids before it; the bot bids the legal bid with the best
-  expected hand score under the table's scoring (never below its sure
-  tricks).  ``bids="conditioned"`` asks the bid-conditioned model
+* **Bid**: a one-card hand by the exact equilibrium of :mod:`ohhell.bots.onecard`, as the
+  expert (``one_card=False`` asks the model below instead).  Otherwise the learned trick
+  model (:class:`ohhell.bots.learned.TrickModel`) gives P(k tricks) from the hand, the
+  turned card, the place in the bidding order and the bids before it; the bot bids the
+  legal bid with the best expected hand score under the table's scoring (never below its
+  sure tricks).  ``bids="conditioned"`` asks the bid-conditioned model
   (:class:`ohhell.bots.playnet.BidNet`: P(k tricks | ..., bid ``b``)) for each
   legal bid instead; it measured weaker (BENCHMARKS.md).
 * **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
@@ -65,7 +66,9 @@ class LearnedBot(Bot):
     :param bids: ``"trick"`` (default: the trick model of
         :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
         ``"conditioned"`` (the trick model conditioned on the bid,
-        :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md).
+        :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md) or ``"policy"``
+        (the learned bid policy of :mod:`ohhell.bots.bidpolicy`, which imitates the expert's
+        bids, under the standard game's rules; elsewhere the trick model).
     :param lookahead: 0 (default) plays the network's card; ``N`` tries the network's
         ``width`` likeliest cards on ``N`` uniform deals of the hidden cards each
         (:func:`ohhell.bots.lookahead.lookahead_values`) and plays the best.  Measured no
@@ -74,17 +77,24 @@ class LearnedBot(Bot):
     :param to_end: the lookahead plays each deal out to the end of the hand with the
         network for every seat (exact scores) instead of stopping at the seat's next turn
         and asking the network's value head.
+    :param one_card: bid one-card hands by the exact equilibrium
+        (:func:`ohhell.bots.onecard.one_card_decision`; default) rather than by the model.
+    :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
+        than the shipped one (``scripts/train_bid_policy.py``).
     """
 
     name = "learned"
 
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
                  weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None,
-                 lookahead: int = 0, width: int = 3, to_end: bool = False) -> None:
+                 lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
+                 policy_weights: "str | None" = None) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
-        if bids not in ("conditioned", "trick"):
-            raise ValueError(f"bids must be one of conditioned, trick, not {bids!r}")
+        if bids not in ("conditioned", "policy", "trick"):
+            raise ValueError(f"bids must be one of conditioned, policy, trick, not {bids!r}")
+        if not isinstance(one_card, bool):
+            raise ValueError(f"one_card must be true or false, not {one_card!r}")
         if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
             raise ValueError(f"lookahead must be a whole number of deals, 0 or more, not {lookahead!r}")
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
@@ -97,6 +107,11 @@ class LearnedBot(Bot):
         self.lookahead = lookahead
         self.width = width
         self.to_end = bool(to_end)
+        self.one_card = one_card
+        self.policy = None
+        if bids == "policy":
+            from .bidpolicy import shared_policy
+            self.policy = shared_policy(policy_weights)
 
     def decide(self, view: View, budget: Budget | None = None) -> Decision:
         legal = view.legal_actions()
@@ -108,12 +123,15 @@ class LearnedBot(Bot):
 
     def _bid(self, view: View, legal) -> Decision:
         h = view.hand_size
+        if self.one_card and h == 1:
+            from .onecard import one_card_decision
+            return one_card_decision(view)
         trump = -1 if view.trump is None else view.trump
         tc = -1 if view.trump_card is None else int(view.trump_card)
         pos, earlier, hook = bid_position(view)
         base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
         bids = [a.tricks for a in legal]
-        if self.bids == "trick":
+        if self.bids in ("trick", "policy"):
             from .learned import feature_matrix, shared_model
             P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
             dists = {b: P for b in bids}
@@ -122,14 +140,24 @@ class LearnedBot(Bot):
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
         sure = sure_tricks(view.hand_mask, trump, tc)
-        best = max(bids, key=lambda b: (b >= sure, values[b], -b))
+        stats: dict = {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}}
+        if self.policy is not None and self.policy.covers(rules):
+            # The policy chooses; the trick model still gives each bid's expected score.
+            pol = self.policy.policy(base, values)
+            stats["bid_policy"] = {BIDS[b]: p for b, p in pol.items()}
+            best = max(bids, key=lambda b: (b >= sure, pol[b], -b))
+            note = (f"bid {best}: the bid policy, which imitates the expert, gives it {100 * pol[best]:.0f}%; "
+                    f"the trick model expects {values[best]:.2f} points")
+            ranked = pol
+        else:
+            best = max(bids, key=lambda b: (b >= sure, values[b], -b))
+            note = (f"bid {best}: expected {values[best]:.2f} points; the network gives "
+                    f"{100 * float(dists[best][best]):.0f}% to taking exactly {best}")
+            ranked = values
         probs = [float(p) for p in dists[best]]
-        note = (f"bid {best}: expected {values[best]:.2f} points; the network gives "
-                f"{100 * probs[best]:.0f}% to taking exactly {best}")
-        if best == sure and sure and values[best] < max(values.values()):
+        if best == sure and sure and ranked[best] < max(ranked.values()):
             note += f" (never below its {sure} sure tricks)"
-        return Decision(BIDS[best], {BIDS[b]: v for b, v in values.items()}, probs, note,
-                        {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}})
+        return Decision(BIDS[best], {BIDS[b]: v for b, v in values.items()}, probs, note, stats)
 
     def _play(self, view: View, legal) -> Decision:
         if len(legal) == 1:

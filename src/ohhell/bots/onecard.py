@@ -43,13 +43,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..cards import card_numbers
 from ..rules import Rules
 from ..scoring import hand_score
 from ..tricks import hook_bid, strength
 from ..view import View
+
+if TYPE_CHECKING:
+    from .base import Decision
 
 __all__ = ["one_card_bid", "one_card_decision", "win_chance", "strategy", "legal_one_card_bids"]
 

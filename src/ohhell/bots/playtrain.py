@@ -38,7 +38,7 @@ from .learned import TrickModel, features, shared_model
 from .learnedbot import bid_position
 from .playnet import _features
 
-__all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice"]
+__all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice", "bid_label_chunk"]
 
 
 def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
@@ -211,3 +211,45 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     return bids, plays
 
 
+
+
+def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
+    """``(deals, seed, iterations)``: the expert's bids as labels for a learned bid policy.
+
+    Each deal is one hand of the standard game (standard scoring, no hook) for 3 to 7
+    players (mostly 4 and 5), its size drawn from that player count's schedule of the
+    standard game (:meth:`ohhell.rules.Rules.preset`), so that sizes come as often as in a
+    full game.  Every seat bids in turn by the expert (``iterations`` sampled deals, no clock,
+    so the labels do not depend on the machine's speed).  Returns one row per bid:
+    ``(features, hand size, legal bids, {bid: the expert's expected score}, the bid made)``,
+    the features being :func:`ohhell.bots.learned.features` of the bidder's view.
+    """
+    from ..actions import Bid
+    from .expert import ExpertBot
+
+    def bid_of(a) -> int:
+        assert isinstance(a, Bid)
+        return a.tricks
+
+    deals, seed, iterations = task
+    rng = random.Random(f"bidlabel:{seed}")
+    expert = ExpertBot(f"bidlabel:{seed}", iterations=int(iterations), seconds=1e9)
+    rows: list = []
+    for i in range(int(deals)):
+        n = rng.choices((3, 4, 5, 6, 7), weights=(1, 4, 4, 1, 1))[0]
+        h = rng.choice(Rules.preset("standard", players=n).hand_sizes)
+        g = Game(Rules.preset("standard", players=n, hand_sizes=[h]), seed=f"bidlabel:{seed}:{i}")
+        while g.phase == "bid":
+            s = g.seats_to_act[0]
+            v = g.view(s)
+            trump = -1 if v.trump is None else v.trump
+            tc = -1 if v.trump_card is None else int(v.trump_card)
+            pos, earlier, hook = bid_position(v)
+            x = features(v.hand_mask, trump, tc, n, h, pos, earlier, hook)
+            d = expert.decide(v)
+            rows.append((x, h, [bid_of(a) for a in v.legal],
+                         {bid_of(a): float(val) for a, val in d.values.items()}, bid_of(d.action)))
+            g.apply(d.action, seat=s)
+            if on_decisions is not None:
+                on_decisions(1)
+    return rows
