@@ -25,6 +25,10 @@ would (its data and its training have seeds of their own):
 
     PYTHONPATH=src nice -n 10 python scripts/train_play_model.py --jobs 2 --bids-only
 
+``--selfplay-rules standard`` plays the self-play hands under the standard game's rules only
+(3 to 7 players, mostly 4 and 5, hand sizes as often as in a full game: the issue's full-game
+matches) instead of random variants.
+
 ``--bid-data teacher`` trains the bid model on the teacher's hands instead (the tricks the
 expert's own play took after each bid; no self-play), for the expert's ``bid_net`` option.
 ``--explore-hands N`` adds N hands in which the expert plays out deliberately varied bids
@@ -273,6 +277,9 @@ def main(argv=None) -> int:
     ap.add_argument("--teacher-hands", type=int, default=8000, help="hands the expert plays (step 1)")
     ap.add_argument("--teacher-iterations", type=int, default=40, help="the expert's sampled deals a decision")
     ap.add_argument("--selfplay-hands", type=int, default=12000, help="hands the play network plays (step 3)")
+    ap.add_argument("--selfplay-rules", choices=("random", "standard"), default="random",
+                    help="the self-play hands' rules: random variants (default) or the standard game's "
+                         "(3 to 7 players, mostly 4 and 5; sizes as often as in a full game)")
     ap.add_argument("--chunk", type=int, default=50, help="hands per task")
     ap.add_argument("--held-out", type=float, default=0.025, help="share of the hands held out for the scores")
     ap.add_argument("--hidden", type=int, default=128)
@@ -381,14 +388,15 @@ def train_bid_selfplay(args, weights, pool, t0):
                          f"{args.chunk * 4} at a time)")
     with open(weights, "rb") as f:
         blob = f.read()          # the network travels with each task (a Ray node has no such file)
-    tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", blob)
+    tasks = [(min(args.chunk * 4, args.selfplay_hands - i), f"{args.seed}:{i}", blob, args.selfplay_rules)
              for i in range(0, args.selfplay_hands, args.chunk * 4)]
     cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
     key = None
     if args.selfplay_cache:
         with np.load(weights) as f:
             digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
-        key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"])
+        key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"
+                        + ("" if args.selfplay_rules == "random" else f":{args.selfplay_rules}")])
         names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
         cached = read_cached(args.selfplay_cache, key, names)
         if cached is not None:

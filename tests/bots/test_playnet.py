@@ -455,3 +455,34 @@ def test_a_game_with_the_lookahead_is_legal_and_bad_options_are_refused():
     for bad in ({"lookahead": -1}, {"lookahead": 1.5}, {"width": 0}, {"lookahead": True}):
         with pytest.raises(ValueError):
             LearnedBot(**bad)
+
+
+def test_self_play_hands_of_the_standard_game():
+    from ohhell.bots.learned import N_FEATURES
+    from ohhell.bots.playtrain import selfplay_chunk
+    bids, plays = selfplay_chunk((6, "s", DEFAULT_PLAY_WEIGHTS, "standard"))
+    again, _ = selfplay_chunk((6, "s", DEFAULT_PLAY_WEIGHTS, "standard"))
+    other, _ = selfplay_chunk((6, "s", DEFAULT_PLAY_WEIGHTS))
+    assert bids and plays == [] and [b[1:] for b in bids] == [b[1:] for b in again]
+    assert [b[1:] for b in bids] != [b[1:] for b in other]
+    hook = N_FEATURES - 3                          # the hook flag of ohhell.bots.learned.features
+    for x, bid, tricks, h in bids:
+        assert x[hook] == 0.0 and 0 <= bid <= h and 0 <= tricks <= h
+    with pytest.raises(ValueError, match="random or standard"):
+        selfplay_chunk((1, "s", DEFAULT_PLAY_WEIGHTS, "odd"))
+
+
+def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():
+    near = make("learned", bids="conditioned", bid_window=1)
+    free = make("learned", bids="conditioned")
+    trick = make("learned")
+    for seed in range(12):
+        g = Game(Rules(4, hand_sizes=[9]), seed=seed)
+        v = g.view(g.seats_to_act[0])
+        t = trick.decide(v)
+        top = max(t.values, key=lambda a: (t.values[a], -a.tricks)).tricks
+        d = near.decide(v)
+        assert d.values and all(abs(a.tricks - top) <= 1 for a in d.values)
+        assert set(free.decide(v).values) == set(v.legal)
+    with pytest.raises(ValueError, match="bid_window must be"):
+        make("learned", bid_window=-2)

@@ -79,6 +79,8 @@ class LearnedBot(Bot):
         and asking the network's value head.
     :param one_card: bid one-card hands by the exact equilibrium
         (:func:`ohhell.bots.onecard.one_card_decision`; default) rather than by the model.
+    :param bid_window: with ``bids="conditioned"``, only the legal bids within this many tricks
+        of the trick model's best are weighed (default -1: every legal bid).
     :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
         than the shipped one (``scripts/train_bid_policy.py``).
     """
@@ -88,11 +90,14 @@ class LearnedBot(Bot):
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
                  weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
-                 policy_weights: "str | None" = None) -> None:
+                 policy_weights: "str | None" = None, bid_window: int = -1) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("conditioned", "policy", "trick"):
             raise ValueError(f"bids must be one of conditioned, policy, trick, not {bids!r}")
+        if isinstance(bid_window, bool) or not isinstance(bid_window, int) or bid_window < -1:
+            raise ValueError(f"bid_window must be a whole number of tricks, 0 or more (-1: no window), "
+                             f"not {bid_window!r}")
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
@@ -108,6 +113,7 @@ class LearnedBot(Bot):
         self.width = width
         self.to_end = bool(to_end)
         self.one_card = one_card
+        self.bid_window = bid_window
         self.policy = None
         if bids == "policy":
             from .bidpolicy import shared_policy
@@ -136,6 +142,14 @@ class LearnedBot(Bot):
             P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
             dists = {b: P for b in bids}
         else:
+            if self.bid_window >= 0:
+                # only the bids near the trick model's best: the conditioned model is asked
+                # where its data are (each hand explored bids within two of that best)
+                from .bidpolicy import trick_values
+                from .learned import feature_matrix
+                ev = trick_values(feature_matrix([base]), [h], view.rules)[0]
+                top = max(bids, key=lambda b: (ev[b], -b))
+                bids = [b for b in bids if abs(b - top) <= self.bid_window]
             dists = self.bid_net.by_bid(base, bids, h)
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}

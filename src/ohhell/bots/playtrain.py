@@ -38,7 +38,8 @@ from .learned import TrickModel, features, shared_model
 from .learnedbot import bid_position
 from .playnet import _features
 
-__all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice", "bid_label_chunk"]
+__all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice", "bid_label_chunk",
+           "standard_rules"]
 
 
 def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
@@ -50,6 +51,15 @@ def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
     return Rules(n, hand_sizes=[h], no_trump=no_trump, hook=not simultaneous and rng.random() < 0.4,
                  simultaneous_bidding=simultaneous, must_trump=rng.random() < 0.15,
                  missed_bid_scores_tricks=rng.random() < 0.15, zero_bid_scores_hand_size=rng.random() < 0.1)
+
+
+def standard_rules(rng: random.Random) -> Rules:
+    """One hand of the standard game, drawn: 3 to 7 players (mostly 4 and 5, the player
+    counts of the issue's full-game matches), the hand's size from that count's schedule
+    (:meth:`Rules.preset`), so that sizes come as often as in a full game."""
+    n = rng.choices((3, 4, 5, 6, 7), weights=(1, 4, 4, 1, 1))[0]
+    h = rng.choice(Rules.preset("standard", players=n).hand_sizes)
+    return Rules.preset("standard", players=n, hand_sizes=[h])
 
 
 def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 0.3,
@@ -185,13 +195,18 @@ def dagger_chunk(task: Sequence, on_decisions=None) -> tuple:
 
 
 def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
-    """``(hands, seed, weights)``: hands with every seat playing the play network's most
-    likely card (``weights``: a weights file's path or its bytes, as :func:`shared_nets` takes).  Returns ``(bid examples, [])``: the bids like :func:`teacher_chunk`'s,
-    and no play examples (their inputs would cost far more memory than the bids, and the
-    play network learns from the teacher)."""
+    """``(hands, seed, weights[, rules])``: hands with every seat playing the play network's
+    most likely card (``weights``: a weights file's path or its bytes, as :func:`shared_nets`
+    takes), under ``rules``: ``"random"`` (default: :func:`random_rules`, up to 17 cards) or
+    ``"standard"`` (:func:`standard_rules`).  Returns ``(bid examples, [])``: the bids like
+    :func:`teacher_chunk`'s, and no play examples (their inputs would cost far more memory
+    than the bids, and the play network learns from the teacher)."""
     from .playnet import shared_nets
-    hands, seed, weights = task
-    rng = random.Random(f"selfplay:{seed}")
+    hands, seed, weights, *rest = task
+    kind = rest[0] if rest else "random"
+    if kind not in ("random", "standard"):
+        raise ValueError(f"self-play rules must be random or standard, not {kind!r}")
+    rng = random.Random(f"selfplay:{seed}" if kind == "random" else f"selfplay-standard:{seed}")
     model = shared_model()
     net, _ = shared_nets(weights)
 
@@ -204,52 +219,8 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     bids: list = []
     plays: list = []
     for i in range(int(hands)):
-        rules = random_rules(rng, max_hand=17)
+        rules = random_rules(rng, max_hand=17) if kind == "random" else standard_rules(rng)
         b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4)
         bids += b
         plays += p
     return bids, plays
-
-
-
-
-def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
-    """``(deals, seed, iterations)``: the expert's bids as labels for a learned bid policy.
-
-    Each deal is one hand of the standard game (standard scoring, no hook) for 3 to 7
-    players (mostly 4 and 5), its size drawn from that player count's schedule of the
-    standard game (:meth:`ohhell.rules.Rules.preset`), so that sizes come as often as in a
-    full game.  Every seat bids in turn by the expert (``iterations`` sampled deals, no clock,
-    so the labels do not depend on the machine's speed).  Returns one row per bid:
-    ``(features, hand size, legal bids, {bid: the expert's expected score}, the bid made)``,
-    the features being :func:`ohhell.bots.learned.features` of the bidder's view.
-    """
-    from ..actions import Bid
-    from .expert import ExpertBot
-
-    def bid_of(a) -> int:
-        assert isinstance(a, Bid)
-        return a.tricks
-
-    deals, seed, iterations = task
-    rng = random.Random(f"bidlabel:{seed}")
-    expert = ExpertBot(f"bidlabel:{seed}", iterations=int(iterations), seconds=1e9)
-    rows: list = []
-    for i in range(int(deals)):
-        n = rng.choices((3, 4, 5, 6, 7), weights=(1, 4, 4, 1, 1))[0]
-        h = rng.choice(Rules.preset("standard", players=n).hand_sizes)
-        g = Game(Rules.preset("standard", players=n, hand_sizes=[h]), seed=f"bidlabel:{seed}:{i}")
-        while g.phase == "bid":
-            s = g.seats_to_act[0]
-            v = g.view(s)
-            trump = -1 if v.trump is None else v.trump
-            tc = -1 if v.trump_card is None else int(v.trump_card)
-            pos, earlier, hook = bid_position(v)
-            x = features(v.hand_mask, trump, tc, n, h, pos, earlier, hook)
-            d = expert.decide(v)
-            rows.append((x, h, [bid_of(a) for a in v.legal],
-                         {bid_of(a): float(val) for a, val in d.values.items()}, bid_of(d.action)))
-            g.apply(d.action, seat=s)
-            if on_decisions is not None:
-                on_decisions(1)
-    return rows
