@@ -112,7 +112,7 @@ def shared_policy(path: "str | None" = None) -> BidPolicy:
     return _POLICIES[key]
 
 
-def trick_values(X: "np.ndarray", hand_sizes: "np.ndarray", rules: Rules, model=None) -> "np.ndarray":
+def trick_values(X: "np.ndarray", hand_sizes: "Sequence[int] | np.ndarray", rules: Rules, model=None) -> "np.ndarray":
     """The trick model's expected hand score of each bid 0..17 (an (N, 18) matrix; 0 past
     the hand size) for the bidders' inputs ``X``, under ``rules``' scoring: what the
     learned level's trick-model bid maximises, and the policy's starting point."""

@@ -224,3 +224,43 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
         bids += b
         plays += p
     return bids, plays
+
+
+def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
+    """``(deals, seed, iterations)``: the expert's bids as labels for a learned bid policy.
+
+    Each deal is one hand of the standard game (:func:`standard_rules`).  Every seat bids in turn by the expert (``iterations`` sampled deals, no clock,
+    so the labels do not depend on the machine's speed).  Returns one row per bid:
+    ``(features, hand size, legal bids, {bid: the expert's expected score}, the bid made)``,
+    the features being :func:`ohhell.bots.learned.features` of the bidder's view.
+    """
+    from ..actions import Bid
+    from .expert import ExpertBot
+
+    def bid_of(a) -> int:
+        assert isinstance(a, Bid)
+        return a.tricks
+
+    deals, seed, iterations = task
+    rng = random.Random(f"bidlabel:{seed}")
+    expert = ExpertBot(f"bidlabel:{seed}", iterations=int(iterations), seconds=1e9)
+    rows: list = []
+    for i in range(int(deals)):
+        rules = standard_rules(rng)
+        n, h = rules.players, rules.hand_sizes[0]
+        g = Game(rules, seed=f"bidlabel:{seed}:{i}")
+        while g.phase == "bid":
+            s = g.seats_to_act[0]
+            v = g.view(s)
+            trump = -1 if v.trump is None else v.trump
+            tc = -1 if v.trump_card is None else int(v.trump_card)
+            pos, earlier, hook = bid_position(v)
+            x = features(v.hand_mask, trump, tc, n, h, pos, earlier, hook)
+            d = expert.decide(v)
+            rows.append((x, h, [bid_of(a) for a in v.legal],
+                         {bid_of(a): float(val) for a, val in d.values.items()}, bid_of(d.action)))
+            g.apply(d.action, seat=s)
+            if on_decisions is not None:
+                on_decisions(1)
+    return rows
+
