@@ -8,8 +8,8 @@ a fixed budget of sampled deals, so they do not depend on the machine's speed:
     python benchmarks/bots_duel.py --a learned:bids=policy:policy_weights=bidpolicy.npz --b learned \
         --preset standard --players 4 --deals 300
 
-No weights ship: with the expert's bids on 3,000 deals as labels the policy made the learned
-level weaker (BENCHMARKS.md, "A bid policy that imitates the expert").
+No weights ship: the policy is an experiment not yet measured stronger than the trick model's
+bid (BENCHMARKS.md, "A bid policy that imitates the expert").
 
 1. **Labels** (:func:`ohhell.bots.playtrain.bid_label_chunk`): ``--deals`` one-hand deals
    of the standard game, 3 to 7 players (mostly 4 and 5), hand sizes as often as in a full

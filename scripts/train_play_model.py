@@ -27,7 +27,8 @@ would (its data and its training have seeds of their own):
 
 ``--selfplay-rules standard`` plays the self-play hands under the standard game's rules only
 (3 to 7 players, mostly 4 and 5, hand sizes as often as in a full game: the issue's full-game
-matches) instead of random variants.
+matches) instead of random variants; ``standard-one`` lets one seat a hand explore its bid
+while the others bid the trick model's best.
 
 ``--bid-data teacher`` trains the bid model on the teacher's hands instead (the tricks the
 expert's own play took after each bid; no self-play), for the expert's ``bid_net`` option.
@@ -277,9 +278,11 @@ def main(argv=None) -> int:
     ap.add_argument("--teacher-hands", type=int, default=8000, help="hands the expert plays (step 1)")
     ap.add_argument("--teacher-iterations", type=int, default=40, help="the expert's sampled deals a decision")
     ap.add_argument("--selfplay-hands", type=int, default=12000, help="hands the play network plays (step 3)")
-    ap.add_argument("--selfplay-rules", choices=("random", "standard"), default="random",
+    ap.add_argument("--selfplay-rules", choices=("random", "standard", "standard-one"), default="random",
                     help="the self-play hands' rules: random variants (default) or the standard game's "
-                         "(3 to 7 players, mostly 4 and 5; sizes as often as in a full game)")
+                         "(3 to 7 players, mostly 4 and 5; sizes as often as in a full game); standard-one: "
+                         "the standard game where one seat a hand explores its bid and the others bid the "
+                         "trick model's best")
     ap.add_argument("--chunk", type=int, default=50, help="hands per task")
     ap.add_argument("--held-out", type=float, default=0.025, help="share of the hands held out for the scores")
     ap.add_argument("--hidden", type=int, default=128)

@@ -101,7 +101,7 @@ def test_the_policy_starts_from_the_trick_models_expected_scores():
     pol = BidPolicy(params)
     g = Game(Rules.preset("standard", players=4, hand_sizes=[9]), seed=8)
     v = g.view(g.seats_to_act[0])
-    d = make("learned").decide(v)
+    d = make("learned", bids="trick").decide(v)
     values = {a.tricks: x for a, x in d.values.items()}
     x = features(v.hand_mask, -1 if v.trump is None else v.trump, -1 if v.trump_card is None else int(v.trump_card),
                  4, 9, *bid_position(v))
@@ -112,6 +112,21 @@ def test_the_policy_starts_from_the_trick_models_expected_scores():
     assert all(EV[b] == pytest.approx(val, abs=1e-4) for b, val in values.items())
     with pytest.raises(ValueError):
         train([synthetic(5, 1)], [{k: v[:0] for k, v in synthetic(5, 2).items()}], epochs=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_standard_deals_have_a_trump_except_in_the_full_games_last_hand(seed):
+    """A one-hand game's only hand is its last, which the standard game plays without trump;
+    drawn hands of the standard game must not all be no-trump hands."""
+    import random
+    from ohhell.bots.playtrain import standard_rules
+    rules = standard_rules(random.Random(seed))
+    full = Rules.preset("standard", players=rules.players)
+    h = rules.hand_sizes[0]
+    assert h in full.hand_sizes and rules.hook is False and not rules.must_trump
+    g = Game(rules, seed=seed)
+    assert (g.view(0).trump is None) == (h == full.hand_sizes[-1])
 
 
 def test_the_policy_covers_the_standard_games_rules_only():
@@ -134,10 +149,10 @@ def test_labels_are_the_experts_bids_from_the_bidders_own_view():
         assert made in legal and set(values) <= set(legal) and 1 <= h <= 17
     # the first row is the first bidder's: its features are exactly its view's
     import random
-    rng = random.Random("bidlabel:t")
-    n = rng.choices((3, 4, 5, 6, 7), weights=(1, 4, 4, 1, 1))[0]
-    h = rng.choice(Rules.preset("standard", players=n).hand_sizes)
-    g = Game(Rules.preset("standard", players=n, hand_sizes=[h]), seed="bidlabel:t:0")
+    from ohhell.bots.playtrain import standard_rules
+    rules = standard_rules(random.Random("bidlabel:t"))
+    n, h = rules.players, rules.hand_sizes[0]
+    g = Game(rules, seed="bidlabel:t:0")
     v = g.view(g.seats_to_act[0])
     pos, earlier, hook = bid_position(v)
     want = features(v.hand_mask, -1 if v.trump is None else v.trump,
@@ -166,7 +181,7 @@ def test_the_learned_level_bids_by_the_policy_under_the_standard_scoring(policy_
     assert d.action == max(allowed, key=lambda a: (pol[a], -a.tricks))
     assert "bid policy" in d.note
     # each bid still carries the trick model's expected score
-    assert d.values == make("learned").decide(v).values
+    assert d.values == make("learned", bids="trick").decide(v).values
 
 
 def test_other_scorings_fall_back_to_the_trick_model(policy_file):

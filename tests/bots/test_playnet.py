@@ -468,14 +468,38 @@ def test_self_play_hands_of_the_standard_game():
     hook = N_FEATURES - 3                          # the hook flag of ohhell.bots.learned.features
     for x, bid, tricks, h in bids:
         assert x[hook] == 0.0 and 0 <= bid <= h and 0 <= tricks <= h
-    with pytest.raises(ValueError, match="random or standard"):
+    with pytest.raises(ValueError, match="random, standard or standard-one"):
         selfplay_chunk((1, "s", DEFAULT_PLAY_WEIGHTS, "odd"))
+
+
+def test_self_play_where_one_seat_a_hand_explores_its_bid(monkeypatch):
+    """standard-one: in each hand one seat explores and every other bids the trick model's best."""
+    from ohhell.bots import playtrain
+    calls: list = []
+    real_bid, real_hand = playtrain.model_bid_choice, playtrain._play_hand
+
+    def bid(view, model, rng, soft, beta=1.0, explore=0.0, window=2):
+        calls[-1].append((soft, explore))
+        return real_bid(view, model, rng, soft, beta=beta, explore=explore, window=window)
+
+    def hand(rules, *a, **k):
+        calls.append([])
+        out = real_hand(rules, *a, **k)
+        assert len(calls[-1]) == rules.players
+        return out
+
+    monkeypatch.setattr(playtrain, "model_bid_choice", bid)
+    monkeypatch.setattr(playtrain, "_play_hand", hand)
+    bids, _ = playtrain.selfplay_chunk((8, "one", DEFAULT_PLAY_WEIGHTS, "standard-one"))
+    assert len(calls) == 8 and sum(len(c) for c in calls) == len(bids)
+    for c in calls:
+        assert sorted(c) == [(0.0, 0.0)] * (len(c) - 1) + [(0.0, 1.0)]
 
 
 def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():
     near = make("learned", bids="conditioned", bid_window=1)
     free = make("learned", bids="conditioned")
-    trick = make("learned")
+    trick = make("learned", bids="trick")
     for seed in range(12):
         g = Game(Rules(4, hand_sizes=[9]), seed=seed)
         v = g.view(g.seats_to_act[0])
@@ -486,3 +510,21 @@ def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():
         assert set(free.decide(v).values) == set(v.legal)
     with pytest.raises(ValueError, match="bid_window must be"):
         make("learned", bid_window=-2)
+
+
+def test_the_default_bid_is_the_conditioned_models_near_the_trick_models_best_in_the_standard_game():
+    auto, trick = make("learned"), make("learned", bids="trick")
+    near = make("learned", bids="conditioned", bid_window=1)
+    changed = 0
+    for seed in range(20):
+        g = Game(Rules.preset("standard", players=4, hand_sizes=[8]), seed=seed)
+        v = g.view(g.seats_to_act[0])
+        a, t = auto.decide(v), trick.decide(v)
+        assert a.action == near.decide(v).action and abs(a.action.tricks - t.action.tricks) <= 1
+        changed += a.action != t.action
+    assert changed        # the conditioned model does move some bids
+    # under other rules (here the hook) the default is the trick model's bid
+    for seed in range(5):
+        g = Game(Rules.preset("standard", players=4, hand_sizes=[8], hook=True), seed=seed)
+        v = g.view(g.seats_to_act[0])
+        assert auto.decide(v).action == trick.decide(v).action

@@ -1,8 +1,8 @@
 """A learned bid policy: the expert's bid, imitated by a small network (NumPy only).
 
-An experiment, kept so that it can be rerun with more labels: it measured weaker than the
-learned level's own bid (the trick model's best expected score), so no weights ship and the
-learned level uses it only when asked (``learned:bids=policy:policy_weights=FILE``).
+An experiment, not yet measured: its first labels were all no-trump hands (a bug in the
+deals, since fixed), so no weights ship and the learned level uses it only when asked
+(``learned:bids=policy:policy_weights=FILE``).
 
 :class:`BidPolicy` maps the bidder's inputs (:func:`ohhell.bots.learned.features`: its
 hand, the turned card, the players, the hand size, its place in the bidding order and the
@@ -17,10 +17,8 @@ Why a policy and not the best bid under a model of the tricks: a model condition
 bid, asked for the best one, picks the bids it overrates (BENCHMARKS.md, "Where the expert's
 and the learned level's points go"); the expert's bid is a label that has no such bias.  The
 policy starts from the trick model's expected score of each bid and learns a correction
-(:meth:`BidPolicy.logits`).  What it showed (BENCHMARKS.md, "A bid policy that imitates the
-expert"): it agrees with the expert more often than the trick model does, and the learned
-level bids worse with it, because the expert's bids are best for the expert's own play,
-which its bid search models by the heuristic's.
+(:meth:`BidPolicy.logits`).  BENCHMARKS.md, "A bid policy that imitates the expert", says
+where the experiment stands.
 """
 
 from __future__ import annotations
@@ -36,9 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["BidPolicy", "DEFAULT_POLICY_WEIGHTS", "shared_policy", "train", "soft_targets", "trick_values"]
 
-#: Where shipped weights would be.  None ship: the policy measured weaker than the trick
-#: model's bid (BENCHMARKS.md, "A bid policy that imitates the expert"), so it is an experiment
-#: to be trained with ``scripts/train_bid_policy.py`` and given as a file.
+#: Where shipped weights would be.  None ship: the policy is an experiment not yet measured
+#: stronger than the trick model's bid (BENCHMARKS.md, "A bid policy that imitates the
+#: expert"), to be trained with ``scripts/train_bid_policy.py`` and given as a file.
 DEFAULT_POLICY_WEIGHTS = os.path.join(os.path.dirname(__file__), "weights", "bidpolicy.npz")
 
 
@@ -61,8 +59,8 @@ class BidPolicy:
         """Whether the policy was trained for hands under ``rules``: those of the standard
         game (a missed bid scores nothing, a made bid 10 plus the bid; bids in turn, no hook,
         no obligation to trump), for any number of players and any hand size."""
-        return (not rules.missed_bid_scores_tricks and not rules.zero_bid_scores_hand_size
-                and not rules.simultaneous_bidding and not rules.hook and not rules.must_trump)
+        from .learnedbot import standard_game
+        return standard_game(rules)
 
     def logits(self, X: "np.ndarray", EV: "np.ndarray") -> "np.ndarray":
         """``scale * EV + MLP(X)``: the trick model's expected score of each bid (``EV``,
@@ -105,8 +103,9 @@ def shared_policy(path: "str | None" = None) -> BidPolicy:
     if key not in _POLICIES:
         if not os.path.exists(key):
             if path is None:
-                raise ValueError("no bid policy ships with the package (it measured weaker than the trick model's "
-                                 "bid): train one with scripts/train_bid_policy.py and give its file as policy_weights")
+                raise ValueError("no bid policy ships with the package (an experiment, not measured stronger than "
+                                 "the trick model's bid): train one with scripts/train_bid_policy.py and give its "
+                                 "file as policy_weights")
             raise ValueError(f"no bid policy weights at {path!r}")
         _POLICIES[key] = BidPolicy.load(key)
     return _POLICIES[key]

@@ -3,11 +3,13 @@
 * **Bid**: a one-card hand by the exact equilibrium of :mod:`ohhell.bots.onecard`, as the
   expert (``one_card=False`` asks the model below instead).  Otherwise the learned trick
   model (:class:`ohhell.bots.learned.TrickModel`) gives P(k tricks) from the hand, the
-  turned card, the place in the bidding order and the bids before it; the bot bids the
-  legal bid with the best expected hand score under the table's scoring (never below its
-  sure tricks).  ``bids="conditioned"`` asks the bid-conditioned model
-  (:class:`ohhell.bots.playnet.BidNet`: P(k tricks | ..., bid ``b``)) for each
-  legal bid instead; it measured weaker (BENCHMARKS.md).
+  turned card, the place in the bidding order and the bids before it.  Under the standard
+  game's rules the bid-conditioned model (:class:`ohhell.bots.playnet.BidNet`: P(k tricks |
+  ..., bid ``b``), learned from the network's own play of standard hands in which one seat
+  explores its bid) then weighs the bids within one trick of the trick model's best; under
+  other rules the trick model's distribution is used for every bid.  The bot bids the legal
+  bid with the best expected hand score under the table's scoring (never below its sure
+  tricks).
 * **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
   its most likely legal card (``temperature`` above 0: drawn from the policy
   sharpened by it, seeded).
@@ -36,7 +38,7 @@ from .learned import features
 from .playnet import shared_nets
 from .policy import sure_tricks
 
-__all__ = ["LearnedBot", "bid_position"]
+__all__ = ["LearnedBot", "bid_position", "standard_game"]
 
 
 def bid_position(view: View) -> "tuple[int, list[int], bool]":
@@ -53,6 +55,15 @@ def bid_position(view: View) -> "tuple[int, list[int], bool]":
     return pos, [b for b in earlier if b is not None], view.rules.hook
 
 
+def standard_game(rules) -> bool:
+    """Whether a hand under ``rules`` is bid as in the standard game, the rules the learned
+    level's standard-game bid models were trained for: the standard scoring (a missed bid
+    scores nothing, a made bid 10 plus the bid), bids in turn, no hook, no obligation to trump
+    (any number of players, any hand size)."""
+    return (not rules.missed_bid_scores_tricks and not rules.zero_bid_scores_hand_size
+            and not rules.simultaneous_bidding and not rules.hook and not rules.must_trump)
+
+
 class LearnedBot(Bot):
     """Learned only: bids by the learned trick model, plays the policy network's card.
 
@@ -63,12 +74,15 @@ class LearnedBot(Bot):
     :param weights: a weights file other than the shipped one (``scripts/train_play_model.py``).
     :param trick_weights: a weights file of the trick model other than the shipped one
         (``bids="trick"``; ``scripts/train_bid_model.py``).
-    :param bids: ``"trick"`` (default: the trick model of
-        :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid) or
-        ``"conditioned"`` (the trick model conditioned on the bid,
-        :class:`~ohhell.bots.playnet.BidNet`; measured weaker, BENCHMARKS.md) or ``"policy"``
-        (the learned bid policy of :mod:`ohhell.bots.bidpolicy`, which imitates the expert's
-        bids, under the standard game's rules; elsewhere the trick model).
+    :param bids: ``"auto"`` (default): under the standard game's rules (:func:`standard_game`)
+        the bid-conditioned model within one trick of the trick model's best bid, elsewhere
+        the trick model; ``"trick"``: the trick model of
+        :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid;
+        ``"conditioned"``: the trick model conditioned on the bid
+        (:class:`~ohhell.bots.playnet.BidNet`, trained on the network's own play of standard
+        hands), over every legal bid unless ``bid_window`` is given; ``"policy"``: the bid
+        policy of :mod:`ohhell.bots.bidpolicy`, which imitates the expert's bids, under the
+        standard game's rules (elsewhere the trick model).
     :param lookahead: 0 (default) plays the network's card; ``N`` tries the network's
         ``width`` likeliest cards on ``N`` uniform deals of the hidden cards each
         (:func:`ohhell.bots.lookahead.lookahead_values`) and plays the best.  Measured no
@@ -88,13 +102,13 @@ class LearnedBot(Bot):
     name = "learned"
 
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
-                 weights: "str | None" = None, bids: str = "trick", trick_weights: "str | None" = None,
+                 weights: "str | None" = None, bids: str = "auto", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
                  policy_weights: "str | None" = None, bid_window: int = -1) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
-        if bids not in ("conditioned", "policy", "trick"):
-            raise ValueError(f"bids must be one of conditioned, policy, trick, not {bids!r}")
+        if bids not in ("auto", "conditioned", "policy", "trick"):
+            raise ValueError(f"bids must be one of auto, conditioned, policy, trick, not {bids!r}")
         if isinstance(bid_window, bool) or not isinstance(bid_window, int) or bid_window < -1:
             raise ValueError(f"bid_window must be a whole number of tricks, 0 or more (-1: no window), "
                              f"not {bid_window!r}")
@@ -137,19 +151,24 @@ class LearnedBot(Bot):
         pos, earlier, hook = bid_position(view)
         base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
         bids = [a.tricks for a in legal]
-        if self.bids in ("trick", "policy"):
+        mode, window = self.bids, self.bid_window
+        if mode == "auto":
+            # the bid-conditioned model where it was trained (the standard game, by the
+            # network's own play), near the trick model's best; the trick model elsewhere
+            mode, window = ("conditioned", 1) if standard_game(view.rules) else ("trick", -1)
+        if mode in ("trick", "policy"):
             from .learned import feature_matrix, shared_model
             P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
             dists = {b: P for b in bids}
         else:
-            if self.bid_window >= 0:
+            if window >= 0:
                 # only the bids near the trick model's best: the conditioned model is asked
                 # where its data are (each hand explored bids within two of that best)
                 from .bidpolicy import trick_values
-                from .learned import feature_matrix
-                ev = trick_values(feature_matrix([base]), [h], view.rules)[0]
+                from .learned import feature_matrix, shared_model
+                ev = trick_values(feature_matrix([base]), [h], view.rules, shared_model(self.trick_weights))[0]
                 top = max(bids, key=lambda b: (ev[b], -b))
-                bids = [b for b in bids if abs(b - top) <= self.bid_window]
+                bids = [b for b in bids if abs(b - top) <= window]
             dists = self.bid_net.by_bid(base, bids, h)
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}

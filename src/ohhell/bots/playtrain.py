@@ -56,10 +56,13 @@ def random_rules(rng: random.Random, max_hand: int = 13) -> Rules:
 def standard_rules(rng: random.Random) -> Rules:
     """One hand of the standard game, drawn: 3 to 7 players (mostly 4 and 5, the player
     counts of the issue's full-game matches), the hand's size from that count's schedule
-    (:meth:`Rules.preset`), so that sizes come as often as in a full game."""
+    (:meth:`Rules.preset`), so that sizes come as often as in a full game, with a trump turned
+    except in the full game's last hand (no trump there, as in the game)."""
     n = rng.choices((3, 4, 5, 6, 7), weights=(1, 4, 4, 1, 1))[0]
-    h = rng.choice(Rules.preset("standard", players=n).hand_sizes)
-    return Rules.preset("standard", players=n, hand_sizes=[h])
+    sizes = Rules.preset("standard", players=n).hand_sizes
+    h = rng.choice(sizes)
+    # A one-hand game's only hand is its last: it has a trump unless it is the full game's last.
+    return Rules.preset("standard", players=n, hand_sizes=[h], no_trump="last" if h == sizes[-1] else "never")
 
 
 def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 0.3,
@@ -95,7 +98,7 @@ def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 
 
 
 def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, card_fn, soft: float,
-               explore: float = 0.0):
+               explore: float = 0.0, explorer: "int | None" = None):
     """Play one hand; ``card_fn(view)`` returns ``(action, target or None)``.  Returns the
     bid examples ``(x, bid, tricks, h)`` and the play examples ``(x, target, legal slots, won,
     tricks left, tricks, h, score)``."""
@@ -106,7 +109,10 @@ def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, c
     while g.phase == "bid":
         for s in g.seats_to_act:
             v = g.view(s)
-            b, x = model_bid_choice(v, model, rng, soft, explore=explore)
+            if explorer is None:
+                b, x = model_bid_choice(v, model, rng, soft, explore=explore)
+            else:       # one seat explores, every other bids the trick model's best
+                b, x = model_bid_choice(v, model, rng, 0.0, explore=1.0 if s == explorer else 0.0)
             bid_rows.append((s, x, b))
             g.apply(BIDS[b], seat=s)
             break
@@ -198,15 +204,20 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     """``(hands, seed, weights[, rules])``: hands with every seat playing the play network's
     most likely card (``weights``: a weights file's path or its bytes, as :func:`shared_nets`
     takes), under ``rules``: ``"random"`` (default: :func:`random_rules`, up to 17 cards) or
-    ``"standard"`` (:func:`standard_rules`).  Returns ``(bid examples, [])``: the bids like
+    ``"standard"`` (:func:`standard_rules`); four bids in ten explore (any legal bid within two
+    of the trick model's best) and two in ten are drawn softly.  ``"standard-one"``: the
+    standard game, where one seat a hand explores (every bid within two of the trick model's
+    best equally likely) and every other seat bids the trick model's best, as the learned level
+    does, so that what a bid leads to is measured among players who bid as the learned level's
+    opponents do.  Returns ``(bid examples, [])``: the bids like
     :func:`teacher_chunk`'s, and no play examples (their inputs would cost far more memory
     than the bids, and the play network learns from the teacher)."""
     from .playnet import shared_nets
     hands, seed, weights, *rest = task
     kind = rest[0] if rest else "random"
-    if kind not in ("random", "standard"):
-        raise ValueError(f"self-play rules must be random or standard, not {kind!r}")
-    rng = random.Random(f"selfplay:{seed}" if kind == "random" else f"selfplay-standard:{seed}")
+    if kind not in ("random", "standard", "standard-one"):
+        raise ValueError(f"self-play rules must be random, standard or standard-one, not {kind!r}")
+    rng = random.Random(f"selfplay:{seed}" if kind == "random" else f"selfplay-{kind}:{seed}")
     model = shared_model()
     net, _ = shared_nets(weights)
 
@@ -220,7 +231,8 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     plays: list = []
     for i in range(int(hands)):
         rules = random_rules(rng, max_hand=17) if kind == "random" else standard_rules(rng)
-        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4)
+        explorer = rng.randrange(rules.players) if kind == "standard-one" else None
+        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4, explorer=explorer)
         bids += b
         plays += p
     return bids, plays
