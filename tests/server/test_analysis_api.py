@@ -198,8 +198,11 @@ def test_the_analysis_waits_while_the_bots_need_the_pool():
         for d in decisions:
             await d
             seen.append(jobs.status("t1", 1)["progress"] if jobs.status("t1", 1) else None)
-        # Every decision finished with the analysis where it was held; after the last, it goes on.
-        assert seen[:-1] == [held] * (len(decisions) - 1)
+        # Every decision finished with the analysis where it was held (give or take the one step
+        # it was in when the pause came: the worker stops between steps, and that step may end
+        # while the bots play, as once in CI); after the last, it goes on.
+        assert sorted(seen[:-1]) == seen[:-1] and seen[0] >= held
+        assert len(set(seen[:-1]) | {held}) <= 2, (held, seen)
         assert jobs.pauses >= 1
         while jobs.status("t1", 1) is not None:
             await asyncio.sleep(0.02)
