@@ -59,7 +59,8 @@ def chunk_path(args, task) -> "str | None":
     return os.path.join(args.cache, f"bids-{seed.replace(':', '-')}-{deals}-{iterations}.npz")
 
 
-def save_rows(path: str, rows: list) -> None:
+def rows_arrays(rows: list) -> dict:
+    """One task's label rows as the arrays :func:`ohhell.bots.bidpolicy.train` takes."""
     X = np.asarray([r[0] for r in rows], dtype=np.float32).reshape(len(rows), N_FEATURES)
     h = np.asarray([r[1] for r in rows], dtype=np.int16)
     legal = np.zeros((len(rows), N_OUT), dtype=bool)
@@ -69,8 +70,12 @@ def save_rows(path: str, rows: list) -> None:
         legal[i, r[2]] = True
         for b, v in r[3].items():
             values[i, b] = v
+    return {"X": X, "h": h, "legal": legal, "values": values, "bid": made}
+
+
+def save_rows(path: str, arrays: dict) -> None:
     tmp = path + ".part.npz"
-    np.savez(tmp, X=X, h=h, legal=legal, values=values, bid=made)
+    np.savez(tmp, **arrays)
     os.replace(tmp, path)       # a killed run leaves no half-written chunk behind
 
 
@@ -102,24 +107,14 @@ def labels(args) -> "list[dict]":
     with ProcessPool(args.jobs) as pool:
         for done, (j, rows) in enumerate(pool.imap(bid_label_chunk, [todo[k] for k in missing], tick), 1):
             k = missing[j]
+            have[k] = rows_arrays(rows)
             p = chunk_path(args, todo[k])
             if p:
-                save_rows(p, rows)
-                have[k] = load_rows(p)
-            else:
-                have[k] = _rows_dict(rows)
+                save_rows(p, have[k])
             el = time.time() - t0
             print(f"  task {done}/{len(missing)}: {bids[0]} bids in {el:.0f} s "
                   f"({el / max(1, bids[0]):.2f} s a bid)", flush=True)
     return [have[k] for k in range(len(todo))]
-
-
-def _rows_dict(rows: list) -> dict:
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        p = os.path.join(d, "rows.npz")
-        save_rows(p, rows)
-        return load_rows(p)
 
 
 def main(argv=None) -> int:
