@@ -28,7 +28,9 @@ would (its data and its training have seeds of their own):
 ``--selfplay-rules standard`` plays the self-play hands under the standard game's rules only
 (3 to 7 players, mostly 4 and 5, hand sizes as often as in a full game: the issue's full-game
 matches) instead of random variants; ``standard-one`` lets one seat a hand explore its bid
-while the others bid the trick model's best.
+while the others bid the trick model's best; ``standard-learned`` while the others bid as the
+learned level with the weights in ``--out`` does.  ``--selfplay-extra CACHE`` adds the bids
+of another seed's ``--selfplay-cache`` made on the same network and rules.
 
 ``--bid-data teacher`` trains the bid model on the teacher's hands instead (the tricks the
 expert's own play took after each bid; no self-play), for the expert's ``bid_net`` option.
@@ -53,7 +55,7 @@ import numpy as np  # noqa: E402
 
 from ohhell.bots.playnet import (DEFAULT_PLAY_WEIGHTS, N_BID_FEATURES, N_OUT, N_PLAY_FEATURES,  # noqa: E402
                                  BidNet, PlayNet, bid_inputs)
-from ohhell.bots.playtrain import dagger_chunk, selfplay_chunk, teacher_chunk  # noqa: E402
+from ohhell.bots.playtrain import SELFPLAY_RULES, dagger_chunk, selfplay_chunk, teacher_chunk  # noqa: E402
 
 
 def run_chunks(fn, tasks, pool):
@@ -278,11 +280,12 @@ def main(argv=None) -> int:
     ap.add_argument("--teacher-hands", type=int, default=8000, help="hands the expert plays (step 1)")
     ap.add_argument("--teacher-iterations", type=int, default=40, help="the expert's sampled deals a decision")
     ap.add_argument("--selfplay-hands", type=int, default=12000, help="hands the play network plays (step 3)")
-    ap.add_argument("--selfplay-rules", choices=("random", "standard", "standard-one"), default="random",
+    ap.add_argument("--selfplay-rules", choices=SELFPLAY_RULES, default="random",
                     help="the self-play hands' rules: random variants (default) or the standard game's "
                          "(3 to 7 players, mostly 4 and 5; sizes as often as in a full game); standard-one: "
                          "the standard game where one seat a hand explores its bid and the others bid the "
-                         "trick model's best")
+                         "trick model's best; standard-learned: the same, the others bidding as the learned "
+                         "level with the weights in --out does")
     ap.add_argument("--chunk", type=int, default=50, help="hands per task")
     ap.add_argument("--held-out", type=float, default=0.025, help="share of the hands held out for the scores")
     ap.add_argument("--hidden", type=int, default=128)
@@ -316,6 +319,9 @@ def main(argv=None) -> int:
                          "local run (--jobs: at most this many Ray workers)")
     ap.add_argument("--selfplay-cache", default=None,
                     help="keep the self-play bids here (.npz) and reuse them while the play network is the same")
+    ap.add_argument("--selfplay-extra", action="append", default=[], metavar="CACHE",
+                    help="a --selfplay-cache of another --seed's hands on the same play network and rules, "
+                         "its bids added to this run's (training and held out alike); may be given again")
     ap.add_argument("--bid-data", choices=("selfplay", "teacher"), default="selfplay",
                     help="what the bid-conditioned model learns from: the play network's self-play hands "
                          "(steps 3 and 4, default) or the teacher's hands (the expert's play after each bid; "
@@ -395,22 +401,42 @@ def train_bid_selfplay(args, weights, pool, t0):
              for i in range(0, args.selfplay_hands, args.chunk * 4)]
     cut = min(len(tasks) - 1, max(1, int(round(len(tasks) * args.held_out))))
     key = None
+    names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
+    with np.load(weights) as f:
+        digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
     if args.selfplay_cache:
-        with np.load(weights) as f:
-            digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
         key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"
                         + ("" if args.selfplay_rules == "random" else f":{args.selfplay_rules}")])
-        names = ["BX", "By", "Bh", "BXv", "Byv", "Bhv"]
         cached = read_cached(args.selfplay_cache, key, names)
-        if cached is not None:
-            print(f"self-play bids from {args.selfplay_cache}", flush=True)
-            return train_bid(*(cached[k] for k in names), args, np.random.default_rng([args.seed, 4]))
-    BX, By, Bh = selfplay_bid_arrays(tasks[cut:], pool)
-    BXv, Byv, Bhv = selfplay_bid_arrays(tasks[:cut], pool)
-    if key is not None:
-        np.savez(args.selfplay_cache, key=key, BX=BX, By=By, Bh=Bh, BXv=BXv, Byv=Byv, Bhv=Bhv)
-    print(f"self-play: {len(By)} bids ({len(Byv)} held out), {time.time() - t0:.0f} s", flush=True)
-    return train_bid(BX, By, Bh, BXv, Byv, Bhv, args, np.random.default_rng([args.seed, 4]))
+    else:
+        cached = None
+    if cached is None:
+        BX, By, Bh = selfplay_bid_arrays(tasks[cut:], pool)
+        BXv, Byv, Bhv = selfplay_bid_arrays(tasks[:cut], pool)
+        cached = dict(BX=BX, By=By, Bh=Bh, BXv=BXv, Byv=Byv, Bhv=Bhv)
+        if key is not None:
+            np.savez(args.selfplay_cache, key=key, **cached)
+    else:
+        print(f"self-play bids from {args.selfplay_cache}", flush=True)
+    parts = [cached] + [extra_selfplay(path, digest, args.selfplay_rules) for path in args.selfplay_extra]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in names}
+    print(f"self-play: {len(data['By'])} bids ({len(data['Byv'])} held out), {time.time() - t0:.0f} s", flush=True)
+    return train_bid(*(data[k] for k in names), args, np.random.default_rng([args.seed, 4]))
+
+
+def extra_selfplay(path, digest, rules):
+    """The bids of another seed's ``--selfplay-cache`` (``--selfplay-extra``), refused unless
+    it was made on the same play network (``digest``) and the same self-play rules."""
+    if not os.path.exists(path):
+        raise SystemExit(f"--selfplay-extra {path}: no such file")
+    with np.load(path) as f:
+        key = str(f["key"].tolist()[0])
+        parts = key.split(":")
+        kind = parts[5] if len(parts) > 5 else "random"
+        if parts[4] != digest or kind != rules:
+            raise SystemExit(f"--selfplay-extra {path}: made on another play network or other rules ({kind}), "
+                             f"not this run's ({rules})")
+        return {k: f[k] for k in ("BX", "By", "Bh", "BXv", "Byv", "Bhv")}
 
 
 def train_teacher_and_play(args, rng, pool, t0, ap):

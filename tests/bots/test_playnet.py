@@ -457,6 +457,41 @@ def test_a_game_with_the_lookahead_is_legal_and_bad_options_are_refused():
             LearnedBot(**bad)
 
 
+def test_selfplay_extra_adds_another_seeds_cached_bids(tmp_path):
+    """--selfplay-extra: the bids of another seed's self-play cache, made on the same weights
+    and rules, join this run's; a cache made on other rules is refused with a clear error."""
+    import shutil
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+
+    def run(seed, rules, *extra):
+        out = tmp_path / f"w{seed}{rules}{len(extra)}.npz"
+        shutil.copy(DEFAULT_PLAY_WEIGHTS, out)      # the same weights before every run
+        cmd = [sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"), "--bids-only",
+               "--seed", str(seed), "--selfplay-rules", rules, "--selfplay-hands", "12", "--chunk", "1",
+               "--bid-epochs", "1", "--bid-hidden", "8", "--selfplay-cache", str(tmp_path / f"c{seed}{rules}.npz"),
+               "--out", str(out)]
+        for e in extra:
+            cmd += ["--selfplay-extra", str(e)]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+
+    def bids(r):
+        line = next(x for x in r.stdout.splitlines() if x.startswith("self-play: "))
+        return int(line.split()[1]), int(line.split("(")[1].split()[0])
+
+    one, two = run(1, "standard-one"), run(2, "standard-one")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    both = run(1, "standard-one", tmp_path / "c2standard-one.npz")
+    assert both.returncode == 0, both.stderr
+    assert "from" in both.stdout                           # seed 1's own hands come from its cache
+    assert bids(both) == tuple(a + b for a, b in zip(bids(one), bids(two)))
+    other = run(3, "standard")
+    assert other.returncode == 0, other.stderr
+    bad = run(1, "standard-one", tmp_path / "c3standard.npz")
+    assert bad.returncode != 0 and "other rules" in bad.stderr and "Traceback" not in bad.stderr
+    missing = run(1, "standard-one", tmp_path / "nowhere.npz")
+    assert missing.returncode != 0 and "no such file" in missing.stderr
+
+
 def test_self_play_hands_of_the_standard_game():
     from ohhell.bots.learned import N_FEATURES
     from ohhell.bots.playtrain import selfplay_chunk
@@ -468,7 +503,7 @@ def test_self_play_hands_of_the_standard_game():
     hook = N_FEATURES - 3                          # the hook flag of ohhell.bots.learned.features
     for x, bid, tricks, h in bids:
         assert x[hook] == 0.0 and 0 <= bid <= h and 0 <= tricks <= h
-    with pytest.raises(ValueError, match="random, standard or standard-one"):
+    with pytest.raises(ValueError, match="random, standard, standard-one, standard-learned"):
         selfplay_chunk((1, "s", DEFAULT_PLAY_WEIGHTS, "odd"))
 
 
@@ -494,6 +529,32 @@ def test_self_play_where_one_seat_a_hand_explores_its_bid(monkeypatch):
     assert len(calls) == 8 and sum(len(c) for c in calls) == len(bids)
     for c in calls:
         assert sorted(c) == [(0.0, 0.0)] * (len(c) - 1) + [(0.0, 1.0)]
+
+
+def test_self_play_where_the_others_bid_as_the_learned_level(monkeypatch):
+    """standard-learned: one seat a hand explores; every other bids what the learned level
+    with the same weights bids in its place, and its example carries that bid."""
+    from ohhell.bots import playtrain
+    from ohhell.bots.learnedbot import bid_features
+    learned = LearnedBot()
+    seen: list = []
+    real_hand = playtrain._play_hand
+
+    def hand(rules, *a, bidder=None, explorer=None, **k):
+        assert bidder is not None and explorer is not None
+
+        def watched(view):
+            b = bidder(view)
+            assert view.seat != explorer and b == learned.decide(view).action.tricks
+            seen.append((bid_features(view), b))
+            return b
+        return real_hand(rules, *a, bidder=watched, explorer=explorer, **k)
+
+    monkeypatch.setattr(playtrain, "_play_hand", hand)
+    bids, _ = playtrain.selfplay_chunk((6, "l", DEFAULT_PLAY_WEIGHTS, "standard-learned"))
+    assert seen and len(bids) > len(seen)
+    rows = [(list(x), b) for x, b, _, _ in bids]
+    assert all((list(x), b) in rows for x, b in seen)
 
 
 def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():

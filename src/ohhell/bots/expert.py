@@ -517,13 +517,9 @@ class ExpertBot(Bot):
     def _blend_bid_net(self, view: View, res: dict, top: float) -> None:
         """Move each searched bid's score (and its value, by as many points) towards the
         bid-conditioned network's expected score, by ``bid_net``; its trick distribution too."""
-        from .learnedbot import bid_position
-        from .learned import features
+        from .learnedbot import bid_features
         h = view.hand_size
-        trump = -1 if view.trump is None else view.trump
-        tc = -1 if view.trump_card is None else int(view.trump_card)
-        pos, earlier, hook = bid_position(view)
-        base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+        base = bid_features(view)
         assert self._bid_net is not None
         dists = self._bid_net.by_bid(base, list(res), h)
         lam = self.bid_net

@@ -38,7 +38,7 @@ from .learned import features
 from .playnet import shared_nets
 from .policy import sure_tricks
 
-__all__ = ["LearnedBot", "bid_position", "standard_game"]
+__all__ = ["LearnedBot", "bid_features", "bid_position", "standard_game"]
 
 
 def bid_position(view: View) -> "tuple[int, list[int], bool]":
@@ -53,6 +53,16 @@ def bid_position(view: View) -> "tuple[int, list[int], bool]":
         return pos, [], False
     earlier = [view.bids[s] for s in order[:pos]]
     return pos, [b for b in earlier if b is not None], view.rules.hook
+
+
+def bid_features(view: View) -> "list[float]":
+    """The bidder's inputs to the learned bid models (:func:`ohhell.bots.learned.features` of
+    its hand, the trump, the table and the bids before it): the one home of that reading of a
+    view, for the learned level, the expert's ``bid_net`` and the training data."""
+    trump = -1 if view.trump is None else view.trump
+    tc = -1 if view.trump_card is None else int(view.trump_card)
+    pos, earlier, hook = bid_position(view)
+    return features(view.hand_mask, trump, tc, view.players, view.hand_size, pos, earlier, hook)
 
 
 def standard_game(rules) -> bool:
@@ -146,10 +156,7 @@ class LearnedBot(Bot):
         if self.one_card and h == 1:
             from .onecard import one_card_decision
             return one_card_decision(view)
-        trump = -1 if view.trump is None else view.trump
-        tc = -1 if view.trump_card is None else int(view.trump_card)
-        pos, earlier, hook = bid_position(view)
-        base = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+        base = bid_features(view)
         bids = [a.tricks for a in legal]
         mode, window = self.bids, self.bid_window
         if mode == "auto":
@@ -172,7 +179,8 @@ class LearnedBot(Bot):
             dists = self.bid_net.by_bid(base, bids, h)
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
-        sure = sure_tricks(view.hand_mask, trump, tc)
+        sure = sure_tricks(view.hand_mask, -1 if view.trump is None else view.trump,
+                           -1 if view.trump_card is None else int(view.trump_card))
         stats: dict = {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}}
         if self.policy is not None and self.policy.covers(rules):
             # The policy chooses; the trick model still gives each bid's expected score.

@@ -34,8 +34,8 @@ from ..actions import BIDS
 from ..game import Game
 from ..rules import Rules
 from ..scoring import hand_score
-from .learned import TrickModel, features, shared_model
-from .learnedbot import bid_position
+from .learned import TrickModel, shared_model
+from .learnedbot import bid_features
 from .playnet import _features
 
 __all__ = ["random_rules", "teacher_chunk", "dagger_chunk", "selfplay_chunk", "model_bid_choice", "bid_label_chunk",
@@ -72,10 +72,7 @@ def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 
     legal bid within ``window`` of the best, uniformly.  Returns the bid and the bidder's
     features."""
     h = view.hand_size
-    trump = -1 if view.trump is None else view.trump
-    tc = -1 if view.trump_card is None else int(view.trump_card)
-    pos, earlier, hook = bid_position(view)
-    x = features(view.hand_mask, trump, tc, view.players, h, pos, earlier, hook)
+    x = bid_features(view)
     from .learned import feature_matrix
     P = model.predict_batch(feature_matrix([x]), [h])[0]
     legal = [a.tricks for a in view.legal]
@@ -98,10 +95,11 @@ def model_bid_choice(view, model: TrickModel, rng: random.Random, soft: float = 
 
 
 def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, card_fn, soft: float,
-               explore: float = 0.0, explorer: "int | None" = None):
+               explore: float = 0.0, explorer: "int | None" = None, bidder=None):
     """Play one hand; ``card_fn(view)`` returns ``(action, target or None)``.  Returns the
     bid examples ``(x, bid, tricks, h)`` and the play examples ``(x, target, legal slots, won,
-    tricks left, tricks, h, score)``."""
+    tricks left, tricks, h, score)``.  With an ``explorer`` seat, the other seats bid the
+    trick model's best, or ``bidder(view)`` (a bid) when it is given."""
     g = Game(rules, seed=seed)
     h = rules.hand_sizes[0]
     bid_rows: list = []
@@ -111,8 +109,10 @@ def _play_hand(rules: Rules, seed: str, rng: random.Random, model: TrickModel, c
             v = g.view(s)
             if explorer is None:
                 b, x = model_bid_choice(v, model, rng, soft, explore=explore)
-            else:       # one seat explores, every other bids the trick model's best
+            elif s == explorer or bidder is None:   # one seat explores, every other bids the trick model's best
                 b, x = model_bid_choice(v, model, rng, 0.0, explore=1.0 if s == explorer else 0.0)
+            else:       # ... or as ``bidder`` does
+                b, x = bidder(v), bid_features(v)
             bid_rows.append((s, x, b))
             g.apply(BIDS[b], seat=s)
             break
@@ -200,6 +200,9 @@ def dagger_chunk(task: Sequence, on_decisions=None) -> tuple:
     return _teacher_hands(hands, f"dagger:{seed}", rng, card, on_decisions)
 
 
+SELFPLAY_RULES = ("random", "standard", "standard-one", "standard-learned")
+
+
 def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     """``(hands, seed, weights[, rules])``: hands with every seat playing the play network's
     most likely card (``weights``: a weights file's path or its bytes, as :func:`shared_nets`
@@ -208,15 +211,17 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
     of the trick model's best) and two in ten are drawn softly.  ``"standard-one"``: the
     standard game, where one seat a hand explores (every bid within two of the trick model's
     best equally likely) and every other seat bids the trick model's best, as the learned level
-    does, so that what a bid leads to is measured among players who bid as the learned level's
-    opponents do.  Returns ``(bid examples, [])``: the bids like
+    did before its bid-conditioned model, so that what a bid leads to is measured among players
+    who bid as the learned level's opponents do; ``"standard-learned"``: the same, but the other
+    seats bid as the learned level with ``weights`` does (its bid-conditioned model: the next
+    round of that policy's improvement).  Returns ``(bid examples, [])``: the bids like
     :func:`teacher_chunk`'s, and no play examples (their inputs would cost far more memory
     than the bids, and the play network learns from the teacher)."""
     from .playnet import shared_nets
     hands, seed, weights, *rest = task
     kind = rest[0] if rest else "random"
-    if kind not in ("random", "standard", "standard-one"):
-        raise ValueError(f"self-play rules must be random, standard or standard-one, not {kind!r}")
+    if kind not in SELFPLAY_RULES:
+        raise ValueError(f"self-play rules must be one of {', '.join(SELFPLAY_RULES)}, not {kind!r}")
     rng = random.Random(f"selfplay:{seed}" if kind == "random" else f"selfplay-{kind}:{seed}")
     model = shared_model()
     net, _ = shared_nets(weights)
@@ -227,12 +232,21 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
         policy, _ = net.evaluate(view)
         return net.best_card(view.legal, policy), None
 
+    bidder = None
+    if kind == "standard-learned":
+        from .learnedbot import LearnedBot
+        learned = LearnedBot(weights=weights)
+
+        def bidder(view) -> int:
+            return learned.decide(view).action.tricks
+
     bids: list = []
     plays: list = []
     for i in range(int(hands)):
         rules = random_rules(rng, max_hand=17) if kind == "random" else standard_rules(rng)
-        explorer = rng.randrange(rules.players) if kind == "standard-one" else None
-        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4, explorer=explorer)
+        explorer = rng.randrange(rules.players) if kind in ("standard-one", "standard-learned") else None
+        b, p = _play_hand(rules, f"selfplay:{seed}:{i}", rng, model, card, soft=0.2, explore=0.4, explorer=explorer,
+                          bidder=bidder)
         bids += b
         plays += p
     return bids, plays
@@ -259,15 +273,12 @@ def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
     rows: list = []
     for i in range(int(deals)):
         rules = standard_rules(rng)
-        n, h = rules.players, rules.hand_sizes[0]
+        h = rules.hand_sizes[0]
         g = Game(rules, seed=f"bidlabel:{seed}:{i}")
         while g.phase == "bid":
             s = g.seats_to_act[0]
             v = g.view(s)
-            trump = -1 if v.trump is None else v.trump
-            tc = -1 if v.trump_card is None else int(v.trump_card)
-            pos, earlier, hook = bid_position(v)
-            x = features(v.hand_mask, trump, tc, n, h, pos, earlier, hook)
+            x = bid_features(v)
             d = expert.decide(v)
             rows.append((x, h, [bid_of(a) for a in v.legal],
                          {bid_of(a): float(val) for a, val in d.values.items()}, bid_of(d.action)))
