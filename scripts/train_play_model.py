@@ -355,13 +355,21 @@ def main(argv=None) -> int:
 
 def train(args, ap, rng, pool, t0) -> int:
     """Both networks (or the bid model alone, ``--bids-only``), written to ``args.out``."""
+    bidder: dict = {}
     if args.bids_only:
         if not os.path.exists(args.out):
             ap.error(f"--bids-only needs the play network in {args.out}; train it first (without --bids-only)")
         with np.load(args.out) as f:
             params = {k: f[k] for k in f.files if k.startswith("p_")}
+            bidder = {k: f[k] for k in f.files if k.startswith("b_")}
         PlayNet(params)
         data = None
+        if args.selfplay_rules == "standard-learned":
+            if not bidder:
+                ap.error(f"--selfplay-rules standard-learned needs a bid model in {args.out} for the others' bids")
+            BidNet(bidder)
+    elif args.selfplay_rules == "standard-learned":
+        ap.error("--selfplay-rules standard-learned needs --bids-only (the others bid by the bid model in --out)")
     else:
         params, data = train_teacher_and_play(args, rng, pool, t0, ap)
     if args.bid_data == "teacher":
@@ -375,7 +383,8 @@ def train(args, ap, rng, pool, t0) -> int:
         bid_params = train_bid(*B, args, np.random.default_rng([args.seed, 4]))
     else:
         tmp = args.out + ".play.npz"
-        np.savez(tmp, **params)
+        # the networks the self-play hands are played (and, standard-learned, bid) by
+        np.savez(tmp, **params, **(bidder if args.selfplay_rules == "standard-learned" else {}))
         try:
             bid_params = train_bid_selfplay(args, tmp, pool, t0)
         finally:

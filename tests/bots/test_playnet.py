@@ -490,6 +490,13 @@ def test_selfplay_extra_adds_another_seeds_cached_bids(tmp_path):
     assert bad.returncode != 0 and "other rules" in bad.stderr and "Traceback" not in bad.stderr
     missing = run(1, "standard-one", tmp_path / "nowhere.npz")
     assert missing.returncode != 0 and "no such file" in missing.stderr
+    # standard-learned: the others bid by the bid model in --out, so it needs one
+    learned = run(4, "standard-learned")
+    assert learned.returncode == 0, learned.stderr
+    whole = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train_play_model.py"),
+                            "--selfplay-rules", "standard-learned", "--out", str(tmp_path / "x.npz")],
+                           capture_output=True, text=True, env=env, timeout=300)
+    assert whole.returncode == 2 and "needs --bids-only" in whole.stderr
 
 
 def test_self_play_hands_of_the_standard_game():
