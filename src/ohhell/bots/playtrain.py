@@ -30,7 +30,7 @@ import math
 import random
 from typing import Sequence
 
-from ..actions import BIDS
+from ..actions import BIDS, Bid
 from ..game import Game
 from ..rules import Rules
 from ..scoring import hand_score
@@ -238,7 +238,9 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
         learned = LearnedBot(weights=weights)
 
         def bidder(view) -> int:
-            return learned.decide(view).action.tricks
+            a = learned.decide(view).action
+            assert isinstance(a, Bid)
+            return a.tricks
 
     bids: list = []
     plays: list = []
@@ -260,7 +262,6 @@ def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
     ``(features, hand size, legal bids, {bid: the expert's expected score}, the bid made)``,
     the features being :func:`ohhell.bots.learned.features` of the bidder's view.
     """
-    from ..actions import Bid
     from .expert import ExpertBot
 
     def bid_of(a) -> int:
