@@ -414,8 +414,8 @@ def train_bid_selfplay(args, weights, pool, t0):
     with np.load(weights) as f:
         digest = hashlib.sha256(b"".join(f[k].tobytes() for k in sorted(f.files))).hexdigest()
     if args.selfplay_cache:
-        key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}:{digest}"
-                        + ("" if args.selfplay_rules == "random" else f":{args.selfplay_rules}")])
+        key = np.array([f"{args.seed}:{args.selfplay_hands}:{args.chunk}:{args.held_out}"
+                        + selfplay_source(digest, args.selfplay_rules)])
         cached = read_cached(args.selfplay_cache, key, names)
     else:
         cached = None
@@ -439,13 +439,17 @@ def extra_selfplay(path, digest, rules):
     if not os.path.exists(path):
         raise SystemExit(f"--selfplay-extra {path}: no such file")
     with np.load(path) as f:
-        key = str(f["key"].tolist()[0])
-        parts = key.split(":")
-        kind = parts[5] if len(parts) > 5 else "random"
-        if parts[4] != digest or kind != rules:
-            raise SystemExit(f"--selfplay-extra {path}: made on another play network or other rules ({kind}), "
+        if not str(f["key"].tolist()[0]).endswith(selfplay_source(digest, rules)):
+            raise SystemExit(f"--selfplay-extra {path}: made on another play network or other rules, "
                              f"not this run's ({rules})")
         return {k: f[k] for k in ("BX", "By", "Bh", "BXv", "Byv", "Bhv")}
+
+
+def selfplay_source(digest, rules):
+    """The end of a self-play cache's key that says what played the hands (the networks'
+    ``digest``) and under which ``rules``: the part two seeds' caches must share to be
+    trained on together."""
+    return f":{digest}" + ("" if rules == "random" else f":{rules}")
 
 
 def train_teacher_and_play(args, rng, pool, t0, ap):

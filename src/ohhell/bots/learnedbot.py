@@ -180,7 +180,7 @@ class LearnedBot(Bot):
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
         sure = sure_tricks(view.hand_mask, -1 if view.trump is None else view.trump,
-                           -1 if view.trump_card is None else int(view.trump_card))
+                           -1 if view.trump_card is None else int(view.trump_card))   # as bid_features reads them
         stats: dict = {"trick_probs_by_bid": {BIDS[b]: [float(p) for p in d] for b, d in dists.items()}}
         if self.policy is not None and self.policy.covers(rules):
             # The policy chooses; the trick model still gives each bid's expected score.
