@@ -84,6 +84,25 @@ def test_a_game_analysed_on_first_request_when_none_is_stored(tmp_path):
         assert analysis(srv, tid)["format"] == "ohhell.analysis"
 
 
+def test_a_request_while_the_last_move_is_being_saved_does_not_analyse_the_game_twice(tmp_path, monkeypatch):
+    # The lobby write after the last move is slow here: a request in that gap sees the game over.
+    # It must find the game's analysis queued, and the game's end must not queue it once more.
+    from ohhell.server import tables
+    real = tables.Table.sync_listing
+
+    async def slow(self):
+        if self.game is not None and self.game.is_over:
+            await asyncio.sleep(1.5)
+        await real(self)
+    monkeypatch.setattr(tables.Table, "sync_listing", slow)
+    with ThreadServer(str(tmp_path / "t.sqlite3"), analysis_samples=4) as srv:
+        tid = finish(srv)
+        analysis(srv, tid)
+        time.sleep(2.0)   # the write is over: the old order queued the game again here
+        jobs = srv.app.state.analyses
+        assert jobs.completed == 1 and jobs.stats()["analyses_queued"] == 0 and jobs.status(tid, 1) is None
+
+
 def test_refused_for_a_game_not_over_or_not_there():
     with ThreadServer(bot_delay=30.0) as srv:   # the bots take their time: game 1 is being played
         t = srv.create(RULES, BOTS)

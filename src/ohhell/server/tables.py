@@ -373,10 +373,12 @@ class Table:
                                         "try again") from None
         self.seq += 1
         self._apply_event(kind, data, ts)
-        await self.sync_listing()
+        # The game-over hook runs before the next await: from then on a request can see the
+        # finished game, and it must find the analysis queued, not queue it a second time.
         hook = getattr(self.manager, "on_game_over", None)   # the replay analysis (analysis_jobs.py)
         if hook is not None and kind == "act" and self.game_no in self.finished and self.game and self.game.is_over:
             hook(self, self.game_no, self.finished[self.game_no])
+        await self.sync_listing()
 
     async def sync_listing(self) -> None:
         """Write the table's lobby row to the store when it changed (public tables only).
