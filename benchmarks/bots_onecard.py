@@ -21,7 +21,7 @@ import time
 from ohhell import Game, Rules
 from ohhell.actions import BIDS
 from ohhell.bots.match import make_spec
-from ohhell.bots.onecard import _assignments, one_card_bid, strategy
+from ohhell.bots.onecard import clear_caches, one_card_bid
 
 
 def _position(rng: random.Random, earlier_bots: dict) -> tuple[Game, int, str]:
@@ -63,8 +63,7 @@ def main(argv=None) -> int:
     for _ in range(a.positions):
         g, seat, kind = _position(rng, earlier_bots)
         v = g.view(seat)
-        strategy.cache_clear()
-        _assignments.cache_clear()
+        clear_caches()
         t = time.process_time()
         want, _, values = one_card_bid(v)
         forced += len(v.legal) == 1

@@ -210,6 +210,35 @@ def test_dp_equals_brute_force_no_trump_and_a_scoring_variant():
     assert win_chance(c("KH"), 2, 3, None, None, earlier) == _brute(3, 2, c("KH"), None, None, (1, 0), r)
 
 
+# --- the memoized strategy (suits renamed, plain suits copied) is the definition's --------
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 5), turned=st.integers(0, 51), data=st.data(), hook=st.booleans(),
+       trump_kind=st.sampled_from(["turned", "none", "fixed"]), variant=st.sampled_from(["", "missed", "zero"]))
+def test_the_memoized_strategy_equals_the_card_by_card_definition(n, turned, data, hook, trump_kind, variant):
+    # "fixed": a trump suit other than the turned card's (the renaming must not assume they agree)
+    r = rules(n, hook=hook, missed_bid_scores_tricks=variant == "missed", zero_bid_scores_hand_size=variant == "zero")
+    trump, tc = {"turned": (turned // 13, turned), "none": (None, None),
+                 "fixed": ((turned // 13 + 1) % 4, turned)}[trump_kind]
+    pos = data.draw(st.integers(0, n - 1))
+    history = tuple(data.draw(st.lists(st.integers(0, 1), min_size=pos, max_size=pos)))
+    from ohhell.bots.onecard import clear_caches, strategy_by_card
+    clear_caches()
+    assert strategy(n, trump, tc, r, pos, history) == strategy_by_card(n, trump, tc, r, pos, history)
+    assert strategy(n, trump, tc, r, pos, history) == strategy_by_card(n, trump, tc, r, pos, history)   # from the cache
+
+
+def test_turned_cards_of_one_rank_share_a_table():
+    from ohhell.bots.onecard import _strategy, clear_caches
+    r = rules(4)
+    clear_caches()
+    tables = {s: strategy(4, s, s * 13 + 5, r, 3, (0, 1, 0)) for s in range(4)}
+    assert _strategy.cache_info().misses == 4   # the three earlier seats' tables and the dealer's, once
+    # the same strategy under the suits' names: the trump seven's bid follows it from suit to suit
+    assert {tables[s][s * 13 + 5 + 1] for s in range(4)} == {tables[0][6]}
+    assert [tables[s][s * 13 + 5] for s in range(4)] == [-1] * 4
+
+
 # --- the expert uses it, from a view only ----------------------------------------------
 
 @settings(max_examples=40, deadline=None)
