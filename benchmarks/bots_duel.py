@@ -23,7 +23,7 @@ import sys
 import time
 
 from ohhell.bots.match import GameResult, MatchResult, _mean_ci, lineup, make_spec, play_one, rotations
-from ohhell.rules import Rules
+from ohhell.rules import FLAGS, Rules, RulesError
 
 
 def summarize(results: list[GameResult], rules: Rules, a: str, b: str, seed: str) -> dict:
@@ -108,6 +108,8 @@ def main(argv=None) -> int:
     ap.add_argument("--b", default="expert-2026.11", help="bot B's spec (default expert-2026.11)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--preset", default="standard", help="standard, la-podrida or openspiel")
+    ap.add_argument("--flag", action="append", default=[], choices=FLAGS, metavar="FLAG",
+                    help=f"switch a rule on over the preset (repeatable): {', '.join(FLAGS)}")
     ap.add_argument("--deals", type=int, default=20, help="deal sets (each played once per rotation)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", default="bench-duel")
@@ -115,7 +117,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true", help="go on with the games already in --log")
     ap.add_argument("--json", default=None, help="write the summary here")
     args = ap.parse_args(argv)
-    rules = Rules(args.players) if args.preset == "standard" else Rules.preset(args.preset, players=args.players)
+    try:
+        rules = Rules.preset(args.preset, players=args.players, **{f: True for f in args.flag})
+    except RulesError as e:
+        ap.error(str(e))
     try:
         s = run_duel(args.a, args.b, rules, args.deals, seed=args.seed, jobs=args.jobs, log=args.log,
                      resume=args.resume)
