@@ -189,7 +189,7 @@ def test_other_scorings_fall_back_to_the_trick_model(policy_file):
     g = Game(rules, seed=3)
     v = g.view(g.seats_to_act[0])
     a = make("learned", bids="policy", policy_weights=policy_file).decide(v)
-    b = make("learned").decide(v)
+    b = make("learned", bids="trick").decide(v)
     assert a.action == b.action and a.note == b.note and "bid_policy" not in a.stats
 
 

@@ -84,9 +84,9 @@ class LearnedBot(Bot):
     :param weights: a weights file other than the shipped one (``scripts/train_play_model.py``).
     :param trick_weights: a weights file of the trick model other than the shipped one
         (``bids="trick"``; ``scripts/train_bid_model.py``).
-    :param bids: ``"auto"`` (default): under the standard game's rules (:func:`standard_game`)
-        the bid-conditioned model within one trick of the trick model's best bid, elsewhere
-        the trick model; ``"trick"``: the trick model of
+    :param bids: ``"auto"`` (default): the bid-conditioned model within one trick of the
+        trick model's best bid (under every rules variant: trained on the standard game, it
+        still bids better than the trick model under each); ``"trick"``: the trick model of
         :class:`~ohhell.bots.learned.TrickModel`, one distribution for every bid;
         ``"conditioned"``: the trick model conditioned on the bid
         (:class:`~ohhell.bots.playnet.BidNet`, trained on the network's own play of standard
@@ -160,9 +160,10 @@ class LearnedBot(Bot):
         bids = [a.tricks for a in legal]
         mode, window = self.bids, self.bid_window
         if mode == "auto":
-            # the bid-conditioned model where it was trained (the standard game, by the
-            # network's own play), near the trick model's best; the trick model elsewhere
-            mode, window = ("conditioned", 1) if standard_game(view.rules) else ("trick", -1)
+            # the bid-conditioned model near the trick model's best: learned from the network's
+            # own play of the standard game, it bids better than the trick model under every
+            # rules variant too (BENCHMARKS.md, "The learned level's bid under each variant")
+            mode, window = "conditioned", 1
         if mode in ("trick", "policy"):
             from .learned import feature_matrix, shared_model
             P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
