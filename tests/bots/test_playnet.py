@@ -407,6 +407,26 @@ def test_the_experts_bid_net_blends_the_networks_expected_scores_into_the_search
             make("expert", bid_net=bad)
 
 
+def test_the_expert_with_the_learned_bidder_bids_as_the_learned_level_and_searches_the_cards():
+    bot, learned = make("expert", seed=4, iterations=20, seconds=60, bidder="learned"), make("learned")
+    for flags in ({}, {"hook": True}, {"must_trump": True}):
+        g = Game(Rules.preset("standard", players=4, hand_sizes=[1, 6], **flags), seed=7)
+        while g.phase == "bid" or g.hand_index == 0:    # the one-card hand (exact), then six cards
+            v = g.view(g.seats_to_act[0])
+            if v.phase == "bid":
+                d = bot.decide(v)
+                assert (d.action, d.values) == (learned.decide(v).action, learned.decide(v).values)
+            g.apply(bot.act(v))
+        v = g.view(g.seats_to_act[0])
+        if v.phase == "play":
+            # the cards are the search's, not the network's: the same search as the default's
+            d = make("expert", seed=4, iterations=20, seconds=60, bidder="learned").decide(v)
+            e = make("expert", seed=4, iterations=20, seconds=60).decide(v)
+            assert (d.action, d.values) == (e.action, e.values)
+    with pytest.raises(ValueError, match="bidder"):
+        make("expert", bidder="network")
+
+
 # --- the lookahead option (ohhell.bots.lookahead) -------------------------------------------------
 
 from ohhell.bots.lookahead import hand_from_view, lookahead_values  # noqa: E402

@@ -190,6 +190,10 @@ class ExpertBot(Bot):
         candidate's score is ``(1 - bid_net) * search + bid_net * network`` (late in a game
         the search's value of winning is kept as it is). Needs NumPy.
     :param bid_weights: the weights file of ``bid_net``'s network (default: the shipped one).
+    :param bidder: ``"search"`` (default): the bid search above; ``"learned"``: bid as the
+        learned level does (:class:`ohhell.bots.learnedbot.LearnedBot`, its bid-conditioned
+        model near the trick model's best; one-card hands by ``one_card`` as here), and search
+        only the cards.  Needs NumPy.
     :raises ValueError: for an unknown option value.
     """
 
@@ -203,7 +207,13 @@ class ExpertBot(Bot):
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
                  bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids",
-                 bid_net: float = 0.0, bid_weights: "str | None" = None) -> None:
+                 bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "search") -> None:
+        if bidder not in ("search", "learned"):
+            raise ValueError(f"bidder must be one of search, learned, not {bidder!r}")
+        self._bidder = None
+        if bidder == "learned":
+            from .learnedbot import LearnedBot
+            self._bidder = LearnedBot(one_card=one_card)
         if not 0.0 <= float(bid_net) <= 1.0:
             raise ValueError(f"bid_net must be between 0 and 1, not {bid_net!r}")
         self.bid_net = float(bid_net)
@@ -303,6 +313,8 @@ class ExpertBot(Bot):
                 secs = budget.seconds
         deadline = time.perf_counter() + secs
         if view.phase == "bid":
+            if self._bidder is not None:
+                return self._bidder.decide(view)
             return self._bid(view, legal, iters, deadline)
         return self._play(view, legal, iters, deadline)
 
