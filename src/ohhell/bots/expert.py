@@ -208,12 +208,6 @@ class ExpertBot(Bot):
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
                  bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids",
                  bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "search") -> None:
-        if bidder not in ("search", "learned"):
-            raise ValueError(f"bidder must be one of search, learned, not {bidder!r}")
-        self._bidder = None
-        if bidder == "learned":
-            from .learnedbot import LearnedBot
-            self._bidder = LearnedBot(one_card=one_card)
         if not 0.0 <= float(bid_net) <= 1.0:
             raise ValueError(f"bid_net must be between 0 and 1, not {bid_net!r}")
         self.bid_net = float(bid_net)
@@ -243,9 +237,14 @@ class ExpertBot(Bot):
                                      ("bid_search", bid_search, ("ismcts", "flat")),
                                      ("bid_model", bid_model, ("heuristic", "learned", "random")),
                                      ("opponents", opponents, ("heuristic", "random")),
-                                     ("bid_tree", bid_tree, ("bids", "total", "shared"))):
+                                     ("bid_tree", bid_tree, ("bids", "total", "shared")),
+                                     ("bidder", bidder, ("search", "learned"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        self._bidder = None
+        if bidder == "learned":
+            from .learnedbot import LearnedBot
+            self._bidder = LearnedBot(one_card=one_card)
         if rollout == "v2-self" and "flat" in (search, bid_search):
             raise ValueError("rollout v2-self needs search=ismcts and bid_search=ismcts (a flat search "
                              "plays every seat with one policy)")
