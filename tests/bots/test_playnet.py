@@ -414,8 +414,8 @@ def test_the_expert_with_the_learned_bidder_bids_as_the_learned_level_and_search
         while g.phase == "bid" or g.hand_index == 0:    # the one-card hand (exact), then six cards
             v = g.view(g.seats_to_act[0])
             if v.phase == "bid":
-                d = bot.decide(v)
-                assert (d.action, d.values) == (learned.decide(v).action, learned.decide(v).values)
+                d, want = bot.decide(v), learned.decide(v)
+                assert (d.action, d.values) == (want.action, want.values)
             g.apply(bot.act(v))
         v = g.view(g.seats_to_act[0])
         if v.phase == "play":
@@ -620,7 +620,9 @@ def test_the_default_bid_is_the_conditioned_models_near_the_trick_models_best_un
     assert changed        # the conditioned model does move some bids
 
 
-def _training_script():
+@pytest.fixture(scope="module")
+def training_script():
+    """scripts/train_play_model.py as a module, loaded once for the tests that call into it."""
     import importlib.util
     path = os.path.join(ROOT, "scripts", "train_play_model.py")
     spec = importlib.util.spec_from_file_location("train_play_model", path)
@@ -629,10 +631,10 @@ def _training_script():
     return mod
 
 
-def test_the_training_softmax_makes_no_subnormal_probability():
+def test_the_training_softmax_makes_no_subnormal_probability(training_script):
     # A confident model's unlikeliest classes once came out as float32 subnormals, which made
     # every matmul of the backward pass about 30 times slower (epochs from 15 s to 250 s).
-    mod = _training_script()
+    mod = training_script
     z = np.array([[0.0, -95.0, -300.0, 5.0], [1.0, 2.0, 3.0, 4.0]], dtype=np.float32)
     mask = np.array([[True, True, True, False], [True, True, True, True]])
     target = np.eye(4, dtype=np.float32)[[0, 3]]
@@ -643,10 +645,10 @@ def test_the_training_softmax_makes_no_subnormal_probability():
     assert np.allclose(d.sum(1), 0, atol=1e-6)              # still a distribution minus a target
 
 
-def test_adam_flushes_a_dead_units_shrinking_weights_to_zero_not_to_subnormals():
+def test_adam_flushes_a_dead_units_shrinking_weights_to_zero_not_to_subnormals(training_script):
     # A dead ReLU's weights see only the weight decay; they and their moments once shrank into
     # float32 subnormals, and the matmuls touching them ran about 30 times slower.
-    mod = _training_script()
+    mod = training_script
     tiny = np.finfo(np.float32).tiny
     p = {"W": np.array([[1e-30, 0.5], [-2e-38, 1.0]], dtype=np.float32)}
     opt = mod.Adam(p, 1e-3)
@@ -657,7 +659,7 @@ def test_adam_flushes_a_dead_units_shrinking_weights_to_zero_not_to_subnormals()
     assert p["W"][0, 1] > 0.2 and p["W"][1, 1] > 0.7     # live weights still train as before
 
 
-def test_dead_units_counts_the_units_no_example_opens():
-    mod = _training_script()
+def test_dead_units_counts_the_units_no_example_opens(training_script):
+    mod = training_script
     acts = [None, np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]), np.array([[0.0, 0.0], [0.0, 0.0]])]
     assert mod.dead_units(acts) == [1, 2]
