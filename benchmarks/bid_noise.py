@@ -1,4 +1,4 @@
-"""How much of the expert's bid is noise: the same bid positions decided with two seeds.
+"""How much of the expert's bid search is noise: the same bid positions decided with two seeds.
 
 Random bid positions of a preset (``--preset``, default ``openspiel``): a deal from a numbered
 seed, then 0 to ``players - 1`` earlier bids by the heuristic. The bot (``--bot``, any spec)
@@ -25,8 +25,9 @@ from ohhell.bots.match import make_spec
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=150)
-    ap.add_argument("--bot", default="expert:seconds=30", help="the bot's spec (default: the expert, "
-                    "its 400 sampled deals a decision whatever the machine's load)")
+    ap.add_argument("--bot", default="expert:seconds=30:bidder=search", help="the bot's spec (default: "
+                    "the expert's bid search, its 400 sampled deals a decision whatever the machine's load; "
+                    "the expert's default bid, the learned level's, does not depend on a seed)")
     ap.add_argument("--preset", default="openspiel")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args(argv)

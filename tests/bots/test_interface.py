@@ -52,9 +52,10 @@ def test_decisions_explain_themselves(name):
     assert d.action in g.legal_actions() and set(d.values) <= set(g.legal_actions())
 
 
-def test_expert_reports_bid_values_and_card_values():
+@pytest.mark.parametrize("bidder", ["learned", "search"])
+def test_expert_reports_bid_values_and_card_values(bidder):
     g = Game(Rules(4, hand_sizes=[4, 1]), seed=9)
-    d = make("expert", seed=2).decide(g.view(g.to_act), Budget(iterations=30))
+    d = make("expert", seed=2, bidder=bidder).decide(g.view(g.to_act), Budget(iterations=30))
     assert all(isinstance(a, ohhell.Bid) for a in d.values)
     assert d.action in d.values and d.values[d.action] == max(d.values.values()) or "game score" in d.note
     while g.phase_name == "bid":

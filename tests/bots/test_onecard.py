@@ -276,7 +276,7 @@ def test_option_validated_and_baseline_reachable():
     with pytest.raises(ValueError):
         ExpertBot(one_card="yes")  # type: ignore[arg-type]
     v = position_view(4, 0, ["2S", "3H", "4H", "5H"], "AS")
-    d = ExpertBot(seed=1, one_card=False, iterations=20, seconds=0.5).decide(v)
+    d = ExpertBot(seed=1, one_card=False, iterations=20, seconds=0.5, bidder="search").decide(v)
     assert "exact" not in d.stats
     assert ExpertBot(seed=1).decide(v).stats["exact"] is True
 

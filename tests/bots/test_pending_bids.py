@@ -93,7 +93,7 @@ def test_bidding_unseen_a_seat_reads_no_earlier_bid():
 
 
 def test_the_expert_with_the_learned_model_of_later_bidders_bids_legally():
-    bot = make("expert", seed=1, bid_model="learned", iterations=20)
+    bot = make("expert", seed=1, bid_model="learned", iterations=20, bidder="search")
     for seed in range(6):
         g = Game(Rules(random.Random(seed).randint(3, 6), hand_sizes=[4]), seed=seed)
         while g.phase == "bid":

@@ -12,16 +12,19 @@ Each decision:
    in that deal (UCB1 with availability counts), adds one node, finishes the
    hand with every seat on the heuristic policy and backs up each seat's own
    score; the card visited most is played and its mean score reported;
-3. for a bid: the same search with the bid at the root
+3. for a bid, by default (``bidder="auto"`` where NumPy is installed): the learned level's
+   bid (:class:`ohhell.bots.learnedbot.LearnedBot`), which measured stronger than the search
+   below and takes milliseconds; with ``bidder="search"`` (or without NumPy), the same
+   search with the bid at the root
    (:func:`ohhell.bots.ismcts.search_bid`): every candidate bid gets the same
    number of simulations, the seats still to bid bid as the heuristic would
    (the dealer respecting the hook), and the bid with the best mean is chosen;
    the reasoning gives the probability of each number of tricks and each
    bid's expected score under the active scoring rules;
 4. a one-card hand's bid is not searched: it is the exact bidding equilibrium
-   of :mod:`ohhell.bots.onecard` (``one_card=False``: searched as above);
+   of :mod:`ohhell.bots.onecard` (``one_card=False``: bid as any other hand, above);
 5. late in the game (the last ``late_hands`` hands of a game of several) the
-   objective adds the chance of winning the game to the hand's score, so the
+   search's objective adds the chance of winning the game to the hand's score, so the
    bot will break its own bid to stop a rival who would otherwise overtake it.
 
 The budget: ``iterations`` sampled deals per decision (default 400; a card
@@ -190,10 +193,12 @@ class ExpertBot(Bot):
         candidate's score is ``(1 - bid_net) * search + bid_net * network`` (late in a game
         the search's value of winning is kept as it is). Needs NumPy.
     :param bid_weights: the weights file of ``bid_net``'s network (default: the shipped one).
-    :param bidder: ``"search"`` (default): the bid search above; ``"learned"``: bid as the
-        learned level does (:class:`ohhell.bots.learnedbot.LearnedBot`, its bid-conditioned
-        model near the trick model's best; one-card hands by ``one_card`` as here), and search
-        only the cards.  Needs NumPy.
+    :param bidder: ``"auto"`` (default): ``"learned"`` where NumPy is installed, else
+        ``"search"``; ``"learned"``: bid as the learned level does
+        (:class:`ohhell.bots.learnedbot.LearnedBot`, its bid-conditioned model near the trick
+        model's best; one-card hands by ``one_card`` as here) and search only the cards (needs
+        NumPy); ``"search"``: the bid search above (``bid_search``, ``bid_model``,
+        ``bid_factor``, ``bid_tree``, ``bid_net`` and ``bid_weights`` shape only this bid).
     :raises ValueError: for an unknown option value.
     """
 
@@ -207,7 +212,7 @@ class ExpertBot(Bot):
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
                  bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids",
-                 bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "search") -> None:
+                 bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "auto") -> None:
         if not 0.0 <= float(bid_net) <= 1.0:
             raise ValueError(f"bid_net must be between 0 and 1, not {bid_net!r}")
         self.bid_net = float(bid_net)
@@ -238,9 +243,13 @@ class ExpertBot(Bot):
                                      ("bid_model", bid_model, ("heuristic", "learned", "random")),
                                      ("opponents", opponents, ("heuristic", "random")),
                                      ("bid_tree", bid_tree, ("bids", "total", "shared")),
-                                     ("bidder", bidder, ("search", "learned"))):
+                                     ("bidder", bidder, ("auto", "search", "learned"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        if bidder == "auto":
+            from . import available
+            bidder = "learned" if available("learned") else "search"
+        self.bidder = bidder
         self._bidder = None
         if bidder == "learned":
             from .learnedbot import LearnedBot

@@ -257,7 +257,7 @@ def selfplay_chunk(task: Sequence, on_decisions=None) -> tuple:
 def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
     """``(deals, seed, iterations)``: the expert's bids as labels for a learned bid policy.
 
-    Each deal is one hand of the standard game (:func:`standard_rules`).  Every seat bids in turn by the expert (``iterations`` sampled deals, no clock,
+    Each deal is one hand of the standard game (:func:`standard_rules`).  Every seat bids in turn by the expert's bid search (``bidder="search"``, ``iterations`` sampled deals, no clock,
     so the labels do not depend on the machine's speed).  Returns one row per bid:
     ``(features, hand size, legal bids, {bid: the expert's expected score}, the bid made)``,
     the features being :func:`ohhell.bots.learned.features` of the bidder's view.
@@ -270,7 +270,7 @@ def bid_label_chunk(task: Sequence, on_decisions=None) -> list:
 
     deals, seed, iterations = task
     rng = random.Random(f"bidlabel:{seed}")
-    expert = ExpertBot(f"bidlabel:{seed}", iterations=int(iterations), seconds=1e9)
+    expert = ExpertBot(f"bidlabel:{seed}", iterations=int(iterations), seconds=1e9, bidder="search")
     rows: list = []
     for i in range(int(deals)):
         rules = standard_rules(rng)
