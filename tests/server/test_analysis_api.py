@@ -103,6 +103,37 @@ def test_a_request_while_the_last_move_is_being_saved_does_not_analyse_the_game_
         assert jobs.completed == 1 and jobs.stats()["analyses_queued"] == 0 and jobs.status(tid, 1) is None
 
 
+def test_a_request_whose_read_of_the_store_outlasts_the_analysis_does_not_queue_it_again(tmp_path, monkeypatch):
+    # The store's answer "not there" comes back only once the job has stored it and finished:
+    # the request then sees it neither stored nor queued, and must not analyse the game again.
+    from ohhell.server import storage
+    real = storage.SqliteStore.get_analysis
+    held = {}
+
+    async def slow(self, table_id, game):
+        got = await real(self, table_id, game)
+        jobs = held.get("jobs")
+        if got is None and jobs is not None and jobs.status(table_id, game) is not None:
+            deadline = time.monotonic() + 60
+            while jobs.status(table_id, game) is not None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        return got
+    monkeypatch.setattr(storage.SqliteStore, "get_analysis", slow)
+    from ohhell.server import analysis_jobs
+    real_analyse = analysis_jobs._analyse
+
+    def later(*args):   # still running when the request first reads the store
+        time.sleep(1.0)
+        return real_analyse(*args)
+    monkeypatch.setattr(analysis_jobs, "_analyse", later)
+    with ThreadServer(str(tmp_path / "t.sqlite3"), analysis_samples=4) as srv:
+        held["jobs"] = jobs = srv.app.state.analyses
+        tid = finish(srv)
+        r = httpx.get(f"{srv.base}/api/tables/{tid}/games/1/analysis")
+        assert r.status_code == 200 and r.json()["status"] == "ready", r.text
+        assert jobs.completed == 1 and jobs.stats()["analyses_queued"] == 0 and jobs.status(tid, 1) is None
+
+
 def test_refused_for_a_game_not_over_or_not_there():
     with ThreadServer(bot_delay=30.0) as srv:   # the bots take their time: game 1 is being played
         t = srv.create(RULES, BOTS)

@@ -402,16 +402,21 @@ def create_app(db: "str | None" = None, *, store: "Store | None" = None, bot_del
         if isinstance(found, Response):
             return found
         table, number, rec = found
-        try:
-            stored = await the_store.get_analysis(table.id, number)
-        except StoreError as e:
-            log.error("%s", e)
-            return _error(503, "storage", "the analysis could not be read; try again")
-        if stored is not None:
-            return JSONResponse({"status": "ready", "analysis": stored}, headers={"cache-control": "no-cache"})
-        if request.query_params.get("retry"):
-            analyses.retry(table.id, number)
-        state = analyses.status(table.id, number)
+        for read in range(2):
+            try:
+                stored = await the_store.get_analysis(table.id, number)
+            except StoreError as e:
+                log.error("%s", e)
+                return _error(503, "storage", "the analysis could not be read; try again")
+            if stored is not None:
+                return JSONResponse({"status": "ready", "analysis": stored}, headers={"cache-control": "no-cache"})
+            if read == 0 and request.query_params.get("retry"):
+                analyses.retry(table.id, number)
+            state = analyses.status(table.id, number)
+            # Neither stored nor queued: the job may have ended (stored) while the store was
+            # read, so read once more before queueing the game anew; nothing awaits after that.
+            if state is not None:
+                break
         if state is None:
             ip = request.client.host if request.client else "?"
             try:
