@@ -381,8 +381,8 @@ def test_the_experts_bid_net_blends_the_networks_expected_scores_into_the_search
     from ohhell.bots.learnedbot import bid_position
     from ohhell.scoring import hand_score
     rules = Rules.preset("openspiel")
+    search = dict(seed=4, iterations=20, seconds=60, bidder="search")    # bid_net blends into the search
     for v in bid_views(rules, ["net0", "net1", "net2"]):
-        search = dict(seed=4, iterations=20, seconds=60, bidder="search")    # bid_net blends into the search
         off = make("expert", **search).decide(v)
         zero = make("expert", **search, bid_net=0).decide(v)
         half = make("expert", **search, bid_net=0.5).decide(v)
@@ -652,11 +652,10 @@ def training_script():
 def test_the_training_softmax_makes_no_subnormal_probability(training_script):
     # A confident model's unlikeliest classes once came out as float32 subnormals, which made
     # every matmul of the backward pass about 30 times slower (epochs from 15 s to 250 s).
-    mod = training_script
     z = np.array([[0.0, -95.0, -300.0, 5.0], [1.0, 2.0, 3.0, 4.0]], dtype=np.float32)
     mask = np.array([[True, True, True, False], [True, True, True, True]])
     target = np.eye(4, dtype=np.float32)[[0, 3]]
-    loss, d = mod.softmax_ce(z, mask, target)
+    loss, d = training_script.softmax_ce(z, mask, target)
     tiny = np.finfo(np.float32).tiny
     assert not ((d != 0) & (np.abs(d) < tiny)).any()
     assert d[0, 3] == 0 and abs(loss[0]) < 1e-6             # the masked class takes no share
@@ -666,10 +665,9 @@ def test_the_training_softmax_makes_no_subnormal_probability(training_script):
 def test_adam_flushes_a_dead_units_shrinking_weights_to_zero_not_to_subnormals(training_script):
     # A dead ReLU's weights see only the weight decay; they and their moments once shrank into
     # float32 subnormals, and the matmuls touching them ran about 30 times slower.
-    mod = training_script
     tiny = np.finfo(np.float32).tiny
     p = {"W": np.array([[1e-30, 0.5], [-2e-38, 1.0]], dtype=np.float32)}
-    opt = mod.Adam(p, 1e-3)
+    opt = training_script.Adam(p, 1e-3)
     for _ in range(200):
         opt.step(p, {"W": 1e-4 * p["W"]}, 1e-3)
         for a in (p["W"], opt.m["W"], opt.v["W"]):
@@ -678,6 +676,5 @@ def test_adam_flushes_a_dead_units_shrinking_weights_to_zero_not_to_subnormals(t
 
 
 def test_dead_units_counts_the_units_no_example_opens(training_script):
-    mod = training_script
     acts = [None, np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]), np.array([[0.0, 0.0], [0.0, 0.0]])]
-    assert mod.dead_units(acts) == [1, 2]
+    assert training_script.dead_units(acts) == [1, 2]
