@@ -137,7 +137,19 @@ def test_a_hint_comes_from_the_askers_view_only_and_is_counted(tmp_path):
         assert not plain.helped and plain.totals == g.totals
 
 
-def test_hints_are_one_at_a_time_and_rate_limited():
+def test_hints_are_one_at_a_time_and_rate_limited(monkeypatch):
+    # The expert's bid hint takes milliseconds now: the first hint is held a moment so the second
+    # request surely arrives while it is being worked out (not by luck of timing).
+    from ohhell.server import botpool
+    real = botpool.BotPool.hint
+    calls = []
+
+    async def held(self, view, seconds):
+        calls.append(view)
+        if len(calls) == 1:
+            await asyncio.sleep(1.0)
+        return await real(self, view, seconds)
+    monkeypatch.setattr(botpool.BotPool, "hint", held)
     with ThreadServer() as srv:
         t = srv.create(RULES, [{"kind": "open"}] + BOTS, help=True)
 
