@@ -621,6 +621,46 @@ def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():
         make("learned", bid_window=-2)
 
 
+@settings(max_examples=200, deadline=None)
+@given(dist=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=11).filter(lambda d: sum(d) > 0.01),
+       pick=st.integers(0, 10), lift=st.floats(-3.0, 3.0))
+def test_lift_made_moves_only_the_bids_chance_and_keeps_a_distribution(dist, pick, lift):
+    from ohhell.bots.learnedbot import lift_made
+    dist = [p / sum(dist) for p in dist]
+    bid = pick % len(dist)
+    out = lift_made(dist, bid, lift)
+    assert sum(out) == pytest.approx(1.0) and all(p >= 0 for p in out)
+    p, q = dist[bid], out[bid]
+    if 0 < p < 1 and lift:
+        assert (q > p) == (lift > 0) or q == pytest.approx(p, abs=1e-9)
+        # the other counts keep their proportions
+        rest = [k for k in range(len(dist)) if k != bid and dist[k] > 0]
+        for k in rest:
+            assert out[k] * dist[rest[0]] == pytest.approx(dist[k] * out[rest[0]], abs=1e-12)
+    else:
+        assert out == pytest.approx(dist)
+
+
+def test_bid_lift_raises_the_bids_chance_and_so_only_ever_raises_the_bid():
+    plain, lifted = make("learned"), make("learned", bid_lift=0.3)
+    raised = 0
+    for seed in range(40):
+        g = Game(Rules(4, hand_sizes=[8]), seed=seed)
+        v = g.view(g.seats_to_act[0])
+        a, b = plain.decide(v), lifted.decide(v)
+        assert b.action.tricks >= a.action.tricks and b.action in v.legal
+        assert b.trick_probs[b.action.tricks] >= a.stats["trick_probs_by_bid"][b.action][b.action.tricks] - 1e-12
+        raised += b.action != a.action
+    assert raised          # a lift this size moves some bids up
+    # the expert passes it to its learned bidder
+    g = Game(Rules(4, hand_sizes=[8]), seed=3)
+    v = g.view(g.seats_to_act[0])
+    assert make("expert", bid_lift=0.3).decide(v).action == lifted.decide(v).action
+    for bad in (-0.1, 2.5, float("nan"), True, "x"):
+        with pytest.raises(ValueError, match="bid_lift"):
+            make("learned", bid_lift=bad)
+
+
 @pytest.mark.parametrize("flags", [{}, {"hook": True}, {"must_trump": True}, {"missed_bid_scores_tricks": True},
                                    {"zero_bid_scores_hand_size": True}, {"simultaneous_bidding": True}])
 def test_the_default_bid_is_the_conditioned_models_near_the_trick_models_best_under_every_variant(flags):

@@ -199,6 +199,9 @@ class ExpertBot(Bot):
         model's best; one-card hands by ``one_card`` as here) and search only the cards (needs
         NumPy); ``"search"``: the bid search above (``bid_search``, ``bid_model``,
         ``bid_factor``, ``bid_tree``, ``bid_net`` and ``bid_weights`` shape only this bid).
+    :param bid_lift: with the learned bidder, how much more often than the network's own play
+        this bot's card play is taken to make a bid of ``b``: ``bid_lift * b`` in log-odds
+        (:func:`ohhell.bots.learnedbot.lift_made`; 0: the model as it is).
     :raises ValueError: for an unknown option value.
     """
 
@@ -212,7 +215,8 @@ class ExpertBot(Bot):
                  opponents: str = "heuristic", bid_factor: int = 6, rivalry: float = 0.0,
                  exact: int = 0, play_slack: float = 1.0, one_card: bool = True,
                  bid_evidence: str = "closed", learned_prior: float = 0.0, bid_tree: str = "bids",
-                 bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "auto") -> None:
+                 bid_net: float = 0.0, bid_weights: "str | None" = None, bidder: str = "auto",
+                 bid_lift: float = 0.0) -> None:
         if not 0.0 <= float(bid_net) <= 1.0:
             raise ValueError(f"bid_net must be between 0 and 1, not {bid_net!r}")
         self.bid_net = float(bid_net)
@@ -253,7 +257,7 @@ class ExpertBot(Bot):
         self._bidder = None
         if bidder == "learned":
             from .learnedbot import LearnedBot
-            self._bidder = LearnedBot(one_card=one_card)
+            self._bidder = LearnedBot(one_card=one_card, bid_lift=bid_lift)
         if rollout == "v2-self" and "flat" in (search, bid_search):
             raise ValueError("rollout v2-self needs search=ismcts and bid_search=ismcts (a flat search "
                              "plays every seat with one policy)")

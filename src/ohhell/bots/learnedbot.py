@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Sequence
 
 from ..actions import BIDS
 from ..scoring import hand_score
@@ -74,6 +75,21 @@ def standard_game(rules) -> bool:
             and not rules.simultaneous_bidding and not rules.hook and not rules.must_trump)
 
 
+def lift_made(dist: "Sequence[float]", bid: int, lift: float) -> "list[float]":
+    """``dist`` (P(0..n tricks)) with the chance of exactly ``bid`` tricks moved by ``lift`` in
+    log-odds and the other counts scaled to keep the sum; a chance of 0 or 1 stays as it is.
+
+    >>> [round(p, 3) for p in lift_made([0.25, 0.5, 0.25], 1, math.log(3))]
+    [0.125, 0.75, 0.125]
+    """
+    p = float(dist[bid])
+    if not 0.0 < p < 1.0 or not lift:
+        return [float(x) for x in dist]
+    q = 1.0 / (1.0 + math.exp(-(math.log(p / (1.0 - p)) + lift)))
+    scale = (1.0 - q) / (1.0 - p)
+    return [q if k == bid else float(x) * scale for k, x in enumerate(dist)]
+
+
 class LearnedBot(Bot):
     """Learned only: bids by the learned trick model, plays the policy network's card.
 
@@ -107,6 +123,11 @@ class LearnedBot(Bot):
         of the trick model's best are weighed (default -1: every legal bid).
     :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
         than the shipped one (``scripts/train_bid_policy.py``).
+    :param bid_lift: 0 (default) takes the model's chances as they are; above 0, the chance of
+        taking exactly the bid ``b`` is raised by ``bid_lift * b`` in log-odds (the other
+        counts of tricks shrink in proportion, :func:`lift_made`), for a player whose card
+        play makes its bids more often than the network's own play, for which the model was
+        learned (the expert: BENCHMARKS.md, "Bid calibration in self-play").
     """
 
     name = "learned"
@@ -114,7 +135,8 @@ class LearnedBot(Bot):
     def __init__(self, seed: "int | str | None" = None, *, temperature: float = 0.0,
                  weights: "str | None" = None, bids: str = "auto", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
-                 policy_weights: "str | None" = None, bid_window: int = -1) -> None:
+                 policy_weights: "str | None" = None, bid_window: int = -1,
+                 bid_lift: float = 0.0) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("auto", "conditioned", "policy", "trick"):
@@ -122,6 +144,8 @@ class LearnedBot(Bot):
         if isinstance(bid_window, bool) or not isinstance(bid_window, int) or bid_window < -1:
             raise ValueError(f"bid_window must be a whole number of tricks, 0 or more (-1: no window), "
                              f"not {bid_window!r}")
+        if isinstance(bid_lift, bool) or not isinstance(bid_lift, (int, float)) or not 0 <= bid_lift <= 2:
+            raise ValueError(f"bid_lift must be a number of log-odds per trick from 0 to 2, not {bid_lift!r}")
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
@@ -138,6 +162,7 @@ class LearnedBot(Bot):
         self.to_end = bool(to_end)
         self.one_card = one_card
         self.bid_window = bid_window
+        self.bid_lift = float(bid_lift)
         self.policy = None
         if bids == "policy":
             from .bidpolicy import shared_policy
@@ -178,6 +203,8 @@ class LearnedBot(Bot):
                 top = max(bids, key=lambda b: (ev[b], -b))
                 bids = [b for b in bids if abs(b - top) <= window]
             dists = self.bid_net.by_bid(base, bids, h)
+        if self.bid_lift:
+            dists = {b: lift_made(d, b, self.bid_lift * b) for b, d in dists.items()}
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
         sure = sure_tricks(view.hand_mask, -1 if view.trump is None else view.trump,
