@@ -659,6 +659,10 @@ def test_bid_lift_raises_the_bids_chance_and_so_only_ever_raises_the_bid():
     for bad in (-0.1, 2.5, float("nan"), True, "x"):
         with pytest.raises(ValueError, match="bid_lift"):
             make("learned", bid_lift=bad)
+        with pytest.raises(ValueError, match="bid_lift"):
+            make("expert", bid_lift=bad)
+    with pytest.raises(ValueError, match="bid_lift needs the learned bidder"):
+        make("expert", bidder="search", bid_lift=0.1)
 
 
 @pytest.mark.parametrize("flags", [{}, {"hook": True}, {"must_trump": True}, {"missed_bid_scores_tricks": True},

@@ -253,6 +253,9 @@ class ExpertBot(Bot):
         if bidder == "auto":
             from . import available
             bidder = "learned" if available("learned") else "search"
+        if bid_lift and bidder != "learned":
+            raise ValueError(f"bid_lift needs the learned bidder (bidder=learned, with NumPy installed), "
+                             f"not bidder={bidder}")
         self.bidder = bidder
         self._bidder = None
         if bidder == "learned":
