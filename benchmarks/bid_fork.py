@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing as mp
 import random
 import statistics
@@ -32,7 +31,7 @@ import time
 from ohhell import Game
 from ohhell.actions import BIDS
 from ohhell.bots import play_game
-from ohhell.bots.match import BotSpecError, make_spec
+from ohhell.bots.match import BotSpecError, _mean_ci, make_spec
 from ohhell.rules import Rules, RulesError
 
 
@@ -108,12 +107,6 @@ def _task(args) -> dict:
             "b_scores": _play_out(rules_dict, pos, pos["b_bid"], play)}
 
 
-def _ci(xs: "list[float]") -> "tuple[float, float]":
-    if len(xs) < 2:
-        return (statistics.fmean(xs) if xs else float("nan")), float("nan")
-    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-
-
 def summarize(rows: "list[dict]", looked: int, wanted: int) -> dict:
     """A's gain per bid where the bidders differ (the bidder's own score and the others'),
     by hand size, and per bid made (scaled by the share of bids that differ)."""
@@ -121,9 +114,9 @@ def summarize(rows: "list[dict]", looked: int, wanted: int) -> dict:
     others = [statistics.fmean(x - y for s, (x, y) in enumerate(zip(r["a_scores"], r["b_scores"]))
                                if s != r["seat"]) for r in rows]
     share = wanted / looked if looked else float("nan")
-    m, ci = _ci(own)
-    mo, cio = _ci(others)
-    md, cid = _ci([x - y for x, y in zip(own, others)])
+    m, ci = _mean_ci(own)
+    mo, cio = _mean_ci(others)
+    md, cid = _mean_ci([x - y for x, y in zip(own, others)])
     by_h: dict = {}
     for r, d in zip(rows, own):
         by_h.setdefault(r["h"], []).append(d)
@@ -131,7 +124,7 @@ def summarize(rows: "list[dict]", looked: int, wanted: int) -> dict:
             "own_gain": m, "own_ci95": ci, "others_gain": mo, "others_ci95": cio,
             "own_minus_others": md, "own_minus_others_ci95": cid,
             "own_gain_per_bid": m * share, "own_gain_per_bid_ci95": ci * share,
-            "by_hand_size": {h: {"positions": len(v), "own_gain": _ci(v)[0], "ci95": _ci(v)[1]}
+            "by_hand_size": {h: {"positions": len(v), "own_gain": _mean_ci(v)[0], "ci95": _mean_ci(v)[1]}
                              for h, v in sorted(by_h.items())},
             "higher_bids": sum(r["a_bid"] > r["b_bid"] for r in rows)}
 
