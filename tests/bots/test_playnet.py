@@ -12,7 +12,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import ohhell  # noqa: E402
@@ -624,6 +624,8 @@ def test_bid_window_keeps_the_conditioned_bid_near_the_trick_models_best():
 @settings(max_examples=200, deadline=None)
 @given(dist=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=11).filter(lambda d: sum(d) > 0.01),
        pick=st.integers(0, 10), lift=st.floats(-3.0, 3.0))
+@example(dist=[1.0, 5e-324], pick=1, lift=1.0)       # a chance so small its odds once overflowed
+@example(dist=[5e-324, 1.0], pick=1, lift=-3.0)
 def test_lift_made_moves_only_the_bids_chance_and_keeps_a_distribution(dist, pick, lift):
     from ohhell.bots.learnedbot import lift_made
     dist = [p / sum(dist) for p in dist]

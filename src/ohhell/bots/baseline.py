@@ -22,7 +22,7 @@ NOVEMBER_2026: dict[str, Any] = {
     "bid_model": "heuristic", "opponents": "heuristic", "bid_factor": 6, "rivalry": 0.0,
     "exact": 0, "play_slack": 1.0, "one_card": False, "bid_evidence": "closed",
     "learned_prior": 0.0, "bid_tree": "bids", "bid_net": 0.0, "bid_weights": None,
-    "bidder": "search",
+    "bidder": "search", "bid_lift": 0.0,
 }
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..actions import BIDS
 from ..scoring import hand_score
@@ -38,6 +38,9 @@ from .base import Bot, Budget, Decision
 from .learned import features
 from .playnet import shared_nets
 from .policy import sure_tricks
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["LearnedBot", "bid_features", "bid_position", "standard_game"]
 
@@ -75,7 +78,7 @@ def standard_game(rules) -> bool:
             and not rules.simultaneous_bidding and not rules.hook and not rules.must_trump)
 
 
-def lift_made(dist: "Sequence[float]", bid: int, lift: float) -> "list[float]":
+def lift_made(dist: "Sequence[float] | np.ndarray", bid: int, lift: float) -> "list[float]":
     """``dist`` (P(0..n tricks)) with the chance of exactly ``bid`` tricks moved by ``lift`` in
     log-odds and the other counts scaled to keep the sum; a chance of 0 or 1 stays as it is.
 
@@ -85,7 +88,9 @@ def lift_made(dist: "Sequence[float]", bid: int, lift: float) -> "list[float]":
     p = float(dist[bid])
     if not 0.0 < p < 1.0 or not lift:
         return [float(x) for x in dist]
-    q = 1.0 / (1.0 + math.exp(-(math.log(p / (1.0 - p)) + lift)))
+    z = math.log(p) - math.log1p(-p) + lift
+    # the logistic of z without overflow at either end (a chance may be as small as 5e-324)
+    q = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
     scale = (1.0 - q) / (1.0 - p)
     return [q if k == bid else float(x) * scale for k, x in enumerate(dist)]
 
@@ -204,7 +209,8 @@ class LearnedBot(Bot):
                 bids = [b for b in bids if abs(b - top) <= window]
             dists = self.bid_net.by_bid(base, bids, h)
         if self.bid_lift:
-            dists = {b: lift_made(d, b, self.bid_lift * b) for b, d in dists.items()}
+            import numpy as np
+            dists = {b: np.asarray(lift_made(d, b, self.bid_lift * b)) for b, d in dists.items()}
         rules = view.rules
         values = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(dists[b])) for b in bids}
         sure = sure_tricks(view.hand_mask, -1 if view.trump is None else view.trump,
