@@ -64,14 +64,15 @@ def _hand_positions(args) -> "tuple[list[dict], int]":
     return out, len(made)
 
 
-def positions(a: str, b: str, rules: Rules, seed: str, want: int, pool=None) -> "tuple[list[dict], int]":
+def positions(a: str, b: str, rules: Rules, seed: str, want: int, pool=None,
+              batch: int = 16) -> "tuple[list[dict], int]":
     """The first ``want`` bids where A and B disagree (B bidding for every seat before), and
     how many bids were looked at to find them (hand by hand, in the order of the deals; with
-    ``pool``, several hands at once)."""
+    ``pool``, ``batch`` hands at a time)."""
     out: list[dict] = []
     looked = 0
     index = 0
-    step = 1 if pool is None else 8 * getattr(pool, "_processes", 1)
+    step = 1 if pool is None else max(1, batch)
     while len(out) < want:
         args = [(a, b, rules.to_dict(), seed, i) for i in range(index, index + step)]
         found = pool.map(_hand_positions, args) if pool is not None else map(_hand_positions, args)
@@ -151,7 +152,7 @@ def run(a: str, b: str, play: str, rules: Rules, want: int, *, seed: str, jobs: 
     out = open(log, "a", encoding="utf-8") if log else None
     try:
         with mp.get_context("fork").Pool(max(1, jobs)) as pool:
-            pos, looked = positions(a, b, rules, seed, want, pool)
+            pos, looked = positions(a, b, rules, seed, want, pool, batch=8 * max(1, jobs))
             print(f"{len(pos)} bids differ in {looked} looked at ({time.perf_counter() - start:.0f}s); "
                   f"{sum(p['i'] not in done for p in pos)} to play out", file=sys.stderr, flush=True)
             tasks = [(rules.to_dict(), p, play) for p in pos if p["i"] not in done]
