@@ -88,6 +88,31 @@ def learned_probs(rows: list[dict], players: int, rules: Rules, betas) -> list[d
     return out
 
 
+def bidder_probs(rows: list[dict], players: int, rules: Rules, betas) -> list[dict[float, dict[int, float]]]:
+    """P(bid) under :class:`ohhell.bots.learnedbot.LearnedBidderEvidence` (the learned level's
+    own bid: its weighed bids soft by ``beta``, the floor elsewhere), normalised over the legal bids."""
+    from ohhell.bots.learned import features
+    from ohhell.bots.learnedbot import LearnedBidderEvidence, window_dists
+    from ohhell.scoring import hand_score
+    ev = LearnedBidderEvidence()
+    legal = [[b for b in range(r["size"] + 1) if b != r["forbidden"]] for r in rows]
+    dists = window_dists([features(r["hand"], r["trump"], r["trump_card"], players, r["size"], r["pos"],
+                                   r["earlier"], rules.hook) for r in rows],
+                         [r["size"] for r in rows], legal, rules)
+    out = []
+    for r, lg, d in zip(rows, legal, dists):
+        h = r["size"]
+        evs = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(x)) for b, x in d.items()}
+        best = max(evs.values())
+        per = {}
+        for beta in betas:
+            w = {b: (math.exp(beta * (evs[b] - best)) if b in evs else 0.0) + ev.floor for b in lg}
+            z = sum(w.values())
+            per[beta] = {b: x / z for b, x in w.items()}
+        out.append(per)
+    return out
+
+
 def summary(lls: list[float]) -> tuple[float, float]:
     n = len(lls)
     m = sum(lls) / n
@@ -148,23 +173,30 @@ def main(argv=None) -> int:
         return math.log(max(probs.get(rows[i]["bid"], 0.0), 1e-12))
 
     best_beta = max(BETAS, key=lambda b: sum(ll(i, lp[i][b]) for i in fit))
+    bp = bidder_probs(rows, args.players, rules, BETAS)
+    bidder_beta = max(BETAS, key=lambda b: sum(ll(i, bp[i][b]) for i in fit))
     print(f"{args.bot}: {len(rows)} bids of 2+ cards from {args.deals} deals, {args.players} players, "
           f"sizes 1-{args.max_size}{', hook' if args.hook else ''}")
-    print(f"beta chosen on the even deals ({len(fit)} bids): {best_beta}")
+    print(f"beta chosen on the even deals ({len(fit)} bids): {best_beta} (learned), {bidder_beta} (bidder)")
     print(f"on the odd deals ({len(test)} bids):")
     closed = [ll(i, closed_probs(rows[i], args.players)) for i in test]
     learned = [ll(i, lp[i][best_beta]) for i in test]
     for name, xs, probs in (("closed form", closed, [closed_probs(rows[i], args.players) for i in test]),
-                            (f"learned, beta={best_beta}", learned, [lp[i][best_beta] for i in test])):
+                            (f"learned, beta={best_beta}", learned, [lp[i][best_beta] for i in test]),
+                            (f"bidder, beta={bidder_beta}", [ll(i, bp[i][bidder_beta]) for i in test],
+                             [bp[i][bidder_beta] for i in test])):
         m, hw = summary(xs)
         top = sum(1 for i, p in zip(test, probs) if max(p, key=p.get) == rows[i]["bid"]) / len(test)
         print(f"  {name:22s} log-likelihood {m:+.3f} ± {hw:.3f} nats per bid; most likely bid = the bid "
               f"{100 * top:.1f}%")
     m, hw = summary([a - b for a, b in zip(learned, closed)])
     print(f"  learned - closed      {m:+.3f} ± {hw:.3f} nats per bid (paired)")
+    m, hw = summary([ll(i, bp[i][bidder_beta]) - c for i, c in zip(test, closed)])
+    print(f"  bidder - closed       {m:+.3f} ± {hw:.3f} nats per bid (paired)")
     for beta in BETAS:
         m, hw = summary([ll(i, lp[i][beta]) for i in test])
-        print(f"    beta {beta:<5} {m:+.3f} ± {hw:.3f}")
+        mb, hwb = summary([ll(i, bp[i][beta]) for i in test])
+        print(f"    beta {beta:<5} learned {m:+.3f} ± {hw:.3f}   bidder {mb:+.3f} ± {hwb:.3f}")
     return 0
 
 

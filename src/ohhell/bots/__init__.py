@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -20,6 +22,15 @@ from .session import DEFAULT_BOT, Applied, TableSession, Turn, default_bot
 __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game", "LEVELS", "BotInfo", "catalog",
            "available", "NEEDS",
            "factory", "table_names", "MEASURING_ONLY", "TableSession", "Turn", "Applied", "DEFAULT_BOT", "default_bot"]
+
+# The bots' networks are small (a decision multiplies at most a few hundred rows by 128-wide
+# layers), where a BLAS library's threads only cost time: on a machine busy with other games or
+# match workers they wait on each other, and a 0.2 ms pass took 15 ms (BENCHMARKS.md, "Bids read
+# by the learned level's own bid").  So, unless the process already chose (an environment
+# variable set, or NumPy imported before the bots), its BLAS runs on the calling thread.
+if "numpy" not in sys.modules:
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
 
 # name -> "module:factory"; factories take (seed=..., **options).
 _REGISTRY: dict[str, str] = {

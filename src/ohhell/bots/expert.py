@@ -175,9 +175,11 @@ class ExpertBot(Bot):
         search's bid (today's expert as a frozen baseline).
     :param bid_evidence: how the bids already made weigh the sampled deals:
         ``"closed"`` (default; :func:`ohhell.sampling.bid_likelihood`, a
-        Gaussian around each hand's estimated tricks) or ``"learned"``
+        Gaussian around each hand's estimated tricks), ``"learned"``
         (:class:`ohhell.bots.learned.LearnedBidEvidence`: the learned trick
-        model and each bidder's best bids under the scoring; needs NumPy).
+        model and each bidder's best bids under the scoring; needs NumPy) or
+        ``"bidder"`` (:class:`ohhell.bots.learnedbot.LearnedBidderEvidence`: the bids the
+        learned level, and so this bot's own learned bidder, would weigh; needs NumPy).
     :param bid_tree: which sampled deals share a tree of card play in the bid search
         (:func:`ohhell.bots.ismcts.search_bid`): ``"bids"`` (default: those with the same bids
         for every seat), ``"total"`` (the same total of bids) or ``"shared"`` (all).
@@ -227,8 +229,8 @@ class ExpertBot(Bot):
         if not isinstance(one_card, bool):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         self.one_card = one_card
-        if bid_evidence not in ("closed", "learned"):
-            raise ValueError(f"bid_evidence must be one of closed, learned, not {bid_evidence!r}")
+        if bid_evidence not in ("closed", "learned", "bidder"):
+            raise ValueError(f"bid_evidence must be one of closed, learned, bidder, not {bid_evidence!r}")
         self.bid_evidence = bid_evidence
         if not float(learned_prior) >= 0:
             raise ValueError(f"learned_prior must be 0 or more, not {learned_prior!r}")
@@ -241,6 +243,9 @@ class ExpertBot(Bot):
         if bid_evidence == "learned":
             from .learned import LearnedBidEvidence
             self._evidence = LearnedBidEvidence()
+        elif bid_evidence == "bidder":
+            from .learnedbot import LearnedBidderEvidence
+            self._evidence = LearnedBidderEvidence()
         for name, value, allowed in (("search", search, ("ismcts", "flat")),
                                      ("rollout", rollout, ("heuristic", "v2", "v2-self", "random")),
                                      ("bid_search", bid_search, ("ismcts", "flat")),

@@ -35,14 +35,14 @@ from ..actions import BIDS
 from ..scoring import hand_score
 from ..view import View
 from .base import Bot, Budget, Decision
-from .learned import features
+from .learned import LearnedBidEvidence, features
 from .playnet import shared_nets
 from .policy import sure_tricks
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["LearnedBot", "bid_features", "bid_position", "standard_game"]
+__all__ = ["LearnedBidderEvidence", "LearnedBot", "bid_features", "bid_position", "standard_game", "window_dists"]
 
 
 def bid_position(view: View) -> "tuple[int, list[int], bool]":
@@ -93,6 +93,85 @@ def lift_made(dist: "Sequence[float] | np.ndarray", bid: int, lift: float) -> "l
     q = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
     scale = (1.0 - q) / (1.0 - p)
     return [q if k == bid else float(x) * scale for k, x in enumerate(dist)]
+
+
+def window_dists(bases: "Sequence[Sequence[float]]", hand_sizes: Sequence[int], legal: "Sequence[Sequence[int]]",
+                 rules, *, window: int = 1, bid_net=None,
+                 trick_weights: "str | None" = None) -> "list[dict[int, np.ndarray]]":
+    """The bids the learned level weighs and P(0..hand size tricks | bid) for each, for many
+    bidders at once (``bases``: their :func:`bid_features`; ``legal``: their legal bids): with
+    ``window`` 0 or more only the legal bids within that many tricks of the trick model's best
+    (the conditioned model is asked where its data are: each hand explored bids within two of
+    that best), with -1 every legal bid.  The one home of that choice, for the level's bid and
+    for its bids read as evidence (:class:`LearnedBidderEvidence`)."""
+    import numpy as np
+    from .playnet import bid_inputs
+    cands = [list(b) for b in legal]
+    if window >= 0:
+        from .bidpolicy import trick_values
+        from .learned import feature_matrix, shared_model
+        ev = trick_values(feature_matrix(bases), hand_sizes, rules, shared_model(trick_weights))
+        for i, bids in enumerate(cands):
+            top = max(bids, key=lambda b: (ev[i][b], -b))
+            cands[i] = [b for b in bids if abs(b - top) <= window]
+    net = bid_net if bid_net is not None else shared_nets()[1]
+    X = np.concatenate([bid_inputs(base, c, h) for base, c, h in zip(bases, cands, hand_sizes)])
+    P = net.predict_batch(X, [h for c, h in zip(cands, hand_sizes) for _ in c])
+    out: "list[dict[int, np.ndarray]]" = []
+    j = 0
+    for c, h in zip(cands, hand_sizes):
+        out.append({b: P[j + k, :h + 1] for k, b in enumerate(c)})
+        j += len(c)
+    return out
+
+
+class LearnedBidderEvidence(LearnedBidEvidence):
+    """The learned level's own bid as evidence about hidden hands: a
+    :class:`~ohhell.sampling.BidEvidence` consistent with how the learned level, and so the
+    expert (``bidder="learned"``), bids.
+
+    For a sampled deal each other seat that has bid is put back at its turn (as
+    :class:`~ohhell.bots.learned.LearnedBidEvidence` does), and the bids the learned level
+    would weigh there (:func:`window_dists`) get ``P(bid) = exp(beta * (EV(bid) - EV(best))) +
+    floor``; a bid it would not weigh gets ``floor``.  One-card hands are left to the parent's
+    trick model (the level bids them by the exact equilibrium).  The level never bids below
+    its sure tricks; that refinement is left out here.
+    """
+
+    def __init__(self, *, beta: float = 1.0, floor: float = 0.02, bid_net=None,
+                 trick_weights: "str | None" = None) -> None:
+        super().__init__(beta=beta, floor=floor)
+        self.bid_net = bid_net
+        self.trick_weights = trick_weights
+
+    def __call__(self, view, deals) -> "list[float]":
+        h = view.hand_size
+        bidders = self.bidders(view)
+        if not bidders or not deals or h == 1:
+            return super().__call__(view, deals)
+        import numpy as np
+        n, t, tc, played = view.players, view.trump, view.trump_card, view.played_by
+        hook = view.rules.hook and not view.rules.simultaneous_bidding
+        rows = [features(hands[s] | played[s], t, tc, n, h, pos, earlier, hook)
+                for hands in deals for s, _, pos, earlier, _ in bidders]
+        legal = [lg for _ in deals for *_, lg in bidders]
+        dists = window_dists(rows, [h] * len(rows), legal, view.rules, bid_net=self.bid_net,
+                             trick_weights=self.trick_weights)
+        S = np.array([[hand_score(b, k, h, view.rules) for k in range(h + 1)] for b in range(h + 1)])
+        out = []
+        i = 0
+        for _ in deals:
+            w = 1.0
+            for s, b, *_ in bidders:
+                d = dists[i]
+                i += 1
+                if b not in d:
+                    w *= self.floor
+                    continue
+                ev = {x: float(S[x] @ p) for x, p in d.items()}
+                w *= math.exp(self.beta * (ev[b] - max(ev.values()))) + self.floor
+            out.append(w)
+        return out
 
 
 class LearnedBot(Bot):
@@ -199,15 +278,9 @@ class LearnedBot(Bot):
             P = shared_model(self.trick_weights).predict_batch(feature_matrix([base]), [h])[0, :h + 1]
             dists = {b: P for b in bids}
         else:
-            if window >= 0:
-                # only the bids near the trick model's best: the conditioned model is asked
-                # where its data are (each hand explored bids within two of that best)
-                from .bidpolicy import trick_values
-                from .learned import feature_matrix, shared_model
-                ev = trick_values(feature_matrix([base]), [h], view.rules, shared_model(self.trick_weights))[0]
-                top = max(bids, key=lambda b: (ev[b], -b))
-                bids = [b for b in bids if abs(b - top) <= window]
-            dists = self.bid_net.by_bid(base, bids, h)
+            dists = window_dists([base], [h], [bids], view.rules, window=window, bid_net=self.bid_net,
+                                 trick_weights=self.trick_weights)[0]
+            bids = list(dists)
         if self.bid_lift:
             import numpy as np
             dists = {b: np.asarray(lift_made(d, b, self.bid_lift * b)) for b, d in dists.items()}
