@@ -498,6 +498,42 @@ def test_a_game_with_the_lookahead_is_legal_and_bad_options_are_refused():
             LearnedBot(**bad)
 
 
+# --- the exact endgame option ---------------------------------------------------------------------
+
+def test_the_endgame_leads_the_ace_of_trumps_first_when_it_needs_both_tricks():
+    """Two tricks left, the seat on lead needs both and holds the ace of trumps and the two of
+    hearts: the two first can win only where the ace first also wins both, so every sampled
+    deal says the ace first, whatever the network prefers."""
+    from ohhell import Bid
+    deal = [["5C", "6C"], ["AS", "2H"], ["KH", "QD"], ["7C", "8D"]]
+    game = Game.from_deal(Rules(4, hand_sizes=[2], no_trump="never"), 0, deal, "3S")
+    for b in (2, 0, 0, 1):
+        game.apply(Bid(b))
+    view = game.view(1)
+    d = LearnedBot(seed=1, endgame=2, endgame_deals=64).decide(view)
+    assert str(d.action.card) == "AS"
+    assert d.action == LearnedBot(seed=9, endgame=2, endgame_deals=64).decide(view).action
+
+
+def test_the_endgame_keeps_the_networks_card_where_every_card_scores_alike_and_before_its_tricks():
+    rules = Rules.preset("openspiel", players=4)
+    for _, view in play_positions(rules, "eg")[:12]:
+        legal = view.legal_actions()
+        plain = LearnedBot().decide(view)
+        late = LearnedBot(seed=2, endgame=2).decide(view)
+        assert late.action in legal
+        if bin(view.hand_mask).count("1") > 2 or len(legal) < 2:
+            assert late.action == plain.action          # the solver is asked only for the last 2 tricks
+
+
+def test_a_game_with_the_endgame_is_legal_and_bad_options_are_refused():
+    game = play_game(Game(Rules(4, hand_sizes=[1, 5]), seed=4), [LearnedBot(seed=s, endgame=3) for s in range(4)])
+    assert game.is_over
+    for bad in ({"endgame": -1}, {"endgame": 5}, {"endgame": True}, {"endgame_deals": 0}, {"endgame_deals": 2.5}):
+        with pytest.raises(ValueError, match="endgame"):
+            LearnedBot(**bad)
+
+
 def test_selfplay_extra_adds_another_seeds_cached_bids(tmp_path):
     """--selfplay-extra: the bids of another seed's self-play cache, made on the same weights
     and rules, join this run's; a cache made on other rules is refused with a clear error."""

@@ -207,6 +207,13 @@ class LearnedBot(Bot):
         of the trick model's best are weighed (default -1: every legal bid).
     :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
         than the shipped one (``scripts/train_bid_policy.py``).
+    :param endgame: 0 (default) plays the network's card to the end of the hand; ``K`` solves
+        the hand exactly once ``K`` or fewer tricks are left (this one included): on
+        ``endgame_deals`` sampled deals of the hidden cards (weighed by the bids, as the
+        expert's sampler weighs them), each card's outcome by max^n
+        (:func:`ohhell.bots.solver.solve_cards`), and plays the card with the best mean score
+        (ties to the network's choice).  Perfect-information Monte Carlo, for the last tricks only.
+    :param endgame_deals: the sampled deals the endgame solves (default 8).
     :param bid_lift: 0 (default) takes the model's chances as they are; above 0, the chance of
         taking exactly the bid ``b`` is raised by ``bid_lift * b`` in log-odds (the other
         counts of tricks shrink in proportion, :func:`lift_made`), for a player whose card
@@ -220,7 +227,7 @@ class LearnedBot(Bot):
                  weights: "str | None" = None, bids: str = "auto", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
                  policy_weights: "str | None" = None, bid_window: int = -1,
-                 bid_lift: float = 0.0) -> None:
+                 bid_lift: float = 0.0, endgame: int = 0, endgame_deals: int = 8) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("auto", "conditioned", "policy", "trick"):
@@ -234,6 +241,10 @@ class LearnedBot(Bot):
             raise ValueError(f"one_card must be true or false, not {one_card!r}")
         if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
             raise ValueError(f"lookahead must be a whole number of deals, 0 or more, not {lookahead!r}")
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or not 0 <= endgame <= 4:
+            raise ValueError(f"endgame must be a whole number of tricks from 0 to 4, not {endgame!r}")
+        if isinstance(endgame_deals, bool) or not isinstance(endgame_deals, int) or endgame_deals < 1:
+            raise ValueError(f"endgame_deals must be a whole number of deals, 1 or more, not {endgame_deals!r}")
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
             raise ValueError(f"width must be a whole number of cards, 1 or more, not {width!r}")
         self.bids = bids
@@ -247,6 +258,10 @@ class LearnedBot(Bot):
         self.one_card = one_card
         self.bid_window = bid_window
         self.bid_lift = float(bid_lift)
+        self.endgame = endgame
+        self.endgame_deals = endgame_deals
+        if endgame:
+            from . import solver  # noqa: F401  (imported now, not inside the first decision's 10 ms)
         self.policy = None
         if bids == "policy":
             from .bidpolicy import shared_policy
@@ -335,6 +350,11 @@ class LearnedBot(Bot):
                 if picked != choice:
                     looked = f" (the lookahead's card over the network's {choice.card})"
                 choice = picked
+        if self.endgame and bin(view.hand_mask).count("1") <= self.endgame:
+            picked = self._endgame(view, legal, policy)
+            if picked != choice:
+                looked += f" (the endgame solver's card over the network's {choice.card})"
+            choice = picked
         me = view.seat
         assert me is not None
         bid = view.bids[me]
@@ -345,3 +365,28 @@ class LearnedBot(Bot):
                 f"{ev:.2f} points, makes the bid {100 * make:.0f}%")
         return Decision(choice, dict(policy), None, note,
                         {"expected_score": ev, "trick_probs": [float(p) for p in tricks]})
+
+    def _endgame(self, view: View, legal, policy):
+        """The legal card with the best mean hand score over ``endgame_deals`` sampled deals,
+        each solved exactly (ties to the network's likelier card)."""
+        from ..fast import HandState
+        from ..sampling import HandSampler, bid_likelihood
+        from .solver import solve_cards
+        rules = view.rules
+        me = view.seat
+        assert me is not None
+        h = view.hand_size
+        score = [[float(hand_score(b, t, h, rules)) for t in range(h + 1)] for b in view.bids]
+        gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
+        by_card = {int(a.card): a for a in legal}
+        total = dict.fromkeys(by_card, 0.0)
+        sampler = HandSampler(view, self.rng)
+        for _ in range(self.endgame_deals):
+            hands = sampler.sample().hands
+            w = bid_likelihood(view, hands)
+            res = solve_cards(HandState.from_view(view, hands), score, gone0, rules.missed_bid_scores_tricks)
+            assert isinstance(res, dict)
+            for c in by_card:
+                total[c] += w * score[me][res[c][me]]
+        best = max(by_card, key=lambda c: (total[c], policy[by_card[c]]))
+        return by_card[best]
