@@ -515,15 +515,25 @@ def test_the_endgame_leads_the_ace_of_trumps_first_when_it_needs_both_tricks():
     assert d.action == LearnedBot(seed=9, endgame=2, endgame_deals=64).decide(view).action
 
 
-def test_the_endgame_keeps_the_networks_card_where_every_card_scores_alike_and_before_its_tricks():
+def test_the_endgame_keeps_the_networks_card_before_its_last_tricks():
     rules = Rules.preset("openspiel", players=4)
     for _, view in play_positions(rules, "eg")[:12]:
         legal = view.legal_actions()
-        plain = LearnedBot().decide(view)
+        plain = LearnedBot(endgame=0).decide(view)
         late = LearnedBot(seed=2, endgame=2).decide(view)
         assert late.action in legal
         if bin(view.hand_mask).count("1") > 2 or len(legal) < 2:
             assert late.action == plain.action          # the solver is asked only for the last 2 tricks
+
+
+def test_the_endgame_gives_a_position_the_same_card_whatever_the_bot_decided_before():
+    rules = Rules.preset("standard", players=4, hand_sizes=[3])
+    late = [v for _, v in play_positions(rules, "eg2") if v.phase == "play" and bin(v.hand_mask).count("1") <= 2
+            and len(v.legal_actions()) > 1]
+    assert late
+    used = LearnedBot(seed=5)
+    for v in late + late[::-1]:
+        assert used.decide(v).action == LearnedBot(seed=5).decide(v).action
 
 
 def test_a_game_with_the_endgame_is_legal_and_bad_options_are_refused():

@@ -12,7 +12,8 @@
   tricks).
 * **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
   its most likely legal card (``temperature`` above 0: drawn from the policy
-  sharpened by it, seeded).
+  sharpened by it, seeded); in the last two tricks, the card that scores best over 32
+  sampled deals of the hidden cards, each solved exactly (``endgame``).
 
 Every input is built from the seat's :class:`~ohhell.view.View`.  Needs NumPy
 (the ``env`` extra).
@@ -207,13 +208,15 @@ class LearnedBot(Bot):
         of the trick model's best are weighed (default -1: every legal bid).
     :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
         than the shipped one (``scripts/train_bid_policy.py``).
-    :param endgame: 0 (default) plays the network's card to the end of the hand; ``K`` solves
-        the hand exactly once ``K`` or fewer tricks are left (this one included): on
-        ``endgame_deals`` sampled deals of the hidden cards (weighed by the bids, as the
-        expert's sampler weighs them), each card's outcome by max^n
-        (:func:`ohhell.bots.solver.solve_cards`), and plays the card with the best mean score
-        (ties to the network's choice).  Perfect-information Monte Carlo, for the last tricks only.
-    :param endgame_deals: the sampled deals the endgame solves (default 8).
+    :param endgame: once this many tricks or fewer are left (this one included; default 2, 0:
+        never) the card is chosen by solving the hand exactly on ``endgame_deals`` sampled deals
+        of the hidden cards (weighed by the bids, as the expert's sampler weighs them), each
+        card's outcome by max^n (:func:`ohhell.bots.solver.solve_cards`): the card with the best
+        mean hand score (ties to the network's choice).  Perfect-information Monte Carlo for the
+        last tricks; the deals are seeded by the position and ``seed``, so a position gets the
+        same card every time.  Measured +0.03 per hand at 4 players and +0.01 at 5 over the
+        network alone (BENCHMARKS.md, "An exact endgame for the learned level").
+    :param endgame_deals: the sampled deals the endgame solves (default 32).
     :param bid_lift: 0 (default) takes the model's chances as they are; above 0, the chance of
         taking exactly the bid ``b`` is raised by ``bid_lift * b`` in log-odds (the other
         counts of tricks shrink in proportion, :func:`lift_made`), for a player whose card
@@ -227,7 +230,7 @@ class LearnedBot(Bot):
                  weights: "str | None" = None, bids: str = "auto", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
                  policy_weights: "str | None" = None, bid_window: int = -1,
-                 bid_lift: float = 0.0, endgame: int = 0, endgame_deals: int = 8) -> None:
+                 bid_lift: float = 0.0, endgame: int = 2, endgame_deals: int = 32) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("auto", "conditioned", "policy", "trick"):
@@ -249,6 +252,7 @@ class LearnedBot(Bot):
             raise ValueError(f"width must be a whole number of cards, 1 or more, not {width!r}")
         self.bids = bids
         self.temperature = float(temperature)
+        self.seed = seed
         self.rng = random.Random(seed)
         self.play_net, self.bid_net = shared_nets(weights)
         self.trick_weights = trick_weights
@@ -261,7 +265,8 @@ class LearnedBot(Bot):
         self.endgame = endgame
         self.endgame_deals = endgame_deals
         if endgame:
-            from . import solver  # noqa: F401  (imported now, not inside the first decision's 10 ms)
+            from .. import fast, sampling  # noqa: F401  (imported now, not inside the first decision's 10 ms)
+            from . import solver  # noqa: F401
         self.policy = None
         if bids == "policy":
             from .bidpolicy import shared_policy
@@ -380,7 +385,11 @@ class LearnedBot(Bot):
         gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
         by_card = {int(a.card): a for a in legal}
         total = dict.fromkeys(by_card, 0.0)
-        sampler = HandSampler(view, self.rng)
+        # seeded by the position (and the bot's seed): the same view gets the same card, as the
+        # network alone gives it, whatever the bot decided before
+        rng = random.Random(f"{self.seed!r}/{view.seat}/{view.hand_mask}/{view.unseen_mask}/{view.bids}/"
+                            f"{view.tricks_won}/{view.trick}")
+        sampler = HandSampler(view, rng)
         for _ in range(self.endgame_deals):
             hands = sampler.sample().hands
             w = bid_likelihood(view, hands)
