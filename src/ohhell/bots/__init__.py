@@ -25,9 +25,10 @@ __all__ = ["Bot", "Budget", "Decision", "make", "names", "register", "play_game"
 
 # The bots' networks are small (a decision multiplies at most a few hundred rows by 128-wide
 # layers), where a BLAS library's threads only cost time: on a machine busy with other games or
-# match workers they wait on each other, and a 0.2 ms pass took 15 ms (BENCHMARKS.md, "Bids read
-# by the learned level's own bid").  So, unless the process already chose (an environment
-# variable set, or NumPy imported before the bots), its BLAS runs on the calling thread.
+# match workers they wait on each other, and a 0.2 ms pass took 15 ms (BENCHMARKS.md, "The card
+# search's budget, and bids read by the learned level's own bid").  So, unless the process
+# already chose (an environment variable set, or NumPy imported before the bots), its BLAS runs
+# on the calling thread.
 if "numpy" not in sys.modules:
     for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(_var, "1")

@@ -390,11 +390,14 @@ class LearnedBot(Bot):
         rng = random.Random(f"{self.seed!r}/{view.seat}/{view.hand_mask}/{view.unseen_mask}/{view.bids}/"
                             f"{view.tricks_won}/{view.trick}")
         sampler = HandSampler(view, rng)
+        seen: dict = {}    # late in a hand few cards are hidden, and the same deal comes up again
         for _ in range(self.endgame_deals):
-            hands = sampler.sample().hands
-            w = bid_likelihood(view, hands)
-            res = solve_cards(HandState.from_view(view, hands), score, gone0, rules.missed_bid_scores_tricks)
-            assert isinstance(res, dict)
+            hands = tuple(sampler.sample().hands)
+            if hands not in seen:
+                res = solve_cards(HandState.from_view(view, hands), score, gone0, rules.missed_bid_scores_tricks)
+                assert isinstance(res, dict)
+                seen[hands] = (bid_likelihood(view, hands), res)
+            w, res = seen[hands]
             for c in by_card:
                 total[c] += w * score[me][res[c][me]]
         best = max(by_card, key=lambda c: (total[c], policy[by_card[c]]))
