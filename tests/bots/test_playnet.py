@@ -519,7 +519,7 @@ def test_the_endgame_keeps_the_networks_card_before_its_last_tricks():
     rules = Rules.preset("openspiel", players=4)
     for _, view in play_positions(rules, "eg")[:12]:
         legal = view.legal_actions()
-        plain = LearnedBot(endgame=0).decide(view)
+        plain = LearnedBot().decide(view)
         late = LearnedBot(seed=2, endgame=2).decide(view)
         assert late.action in legal
         if bin(view.hand_mask).count("1") > 2 or len(legal) < 2:
@@ -531,14 +531,15 @@ def test_the_endgame_gives_a_position_the_same_card_whatever_the_bot_decided_bef
     late = [v for _, v in play_positions(rules, "eg2") if v.phase == "play" and bin(v.hand_mask).count("1") <= 2
             and len(v.legal_actions()) > 1]
     assert late
-    used = LearnedBot(seed=5)
+    used = LearnedBot(seed=5, endgame=2)
     for v in late + late[::-1]:
-        assert used.decide(v).action == LearnedBot(seed=5).decide(v).action
+        assert used.decide(v).action == LearnedBot(seed=5, endgame=2).decide(v).action
 
 
 def test_a_game_with_the_endgame_is_legal_and_bad_options_are_refused():
     game = play_game(Game(Rules(4, hand_sizes=[1, 5]), seed=4), [LearnedBot(seed=s, endgame=3) for s in range(4)])
     assert game.is_over
+    assert LearnedBot().endgame == 0       # off by default: its slowest decisions are over 10 ms
     for bad in ({"endgame": -1}, {"endgame": 5}, {"endgame": True}, {"endgame_deals": 0}, {"endgame_deals": 2.5}):
         with pytest.raises(ValueError, match="endgame"):
             LearnedBot(**bad)

@@ -12,8 +12,8 @@
   tricks).
 * **Card**: the play network's policy (:class:`ohhell.bots.playnet.PlayNet`),
   its most likely legal card (``temperature`` above 0: drawn from the policy
-  sharpened by it, seeded); in the last two tricks, the card that scores best over 32
-  sampled deals of the hidden cards, each solved exactly (``endgame``).
+  sharpened by it, seeded; ``endgame=2``: in the last two tricks, the card that scores best
+  over sampled deals of the hidden cards, each solved exactly).
 
 Every input is built from the seat's :class:`~ohhell.view.View`.  Needs NumPy
 (the ``env`` extra).
@@ -208,15 +208,18 @@ class LearnedBot(Bot):
         of the trick model's best are weighed (default -1: every legal bid).
     :param policy_weights: with ``bids="policy"``, a weights file of the bid policy other
         than the shipped one (``scripts/train_bid_policy.py``).
-    :param endgame: once this many tricks or fewer are left (this one included; default 2, 0:
-        never) the card is chosen by solving the hand exactly on ``endgame_deals`` sampled deals
-        of the hidden cards (weighed by the bids, as the expert's sampler weighs them), each
-        card's outcome by max^n (:func:`ohhell.bots.solver.solve_cards`): the card with the best
-        mean hand score (ties to the network's choice).  Perfect-information Monte Carlo for the
-        last tricks; the deals are seeded by the position and ``seed``, so a position gets the
-        same card every time.  Measured +0.03 per hand at 4 players and +0.01 at 5 over the
-        network alone (BENCHMARKS.md, "An exact endgame for the learned level").
-    :param endgame_deals: the sampled deals the endgame solves (default 32).
+    :param endgame: 0 (default: off) plays the network's card to the end of the hand; ``K``:
+        once ``K`` tricks or fewer are left (this one included) the card is chosen by solving
+        the hand exactly on ``endgame_deals`` sampled deals of the hidden cards (weighed by the
+        bids, as the expert's sampler weighs them), each card's outcome by max^n
+        (:func:`ohhell.bots.solver.solve_cards`): the card with the best mean hand score (ties to
+        the network's choice).  Perfect-information Monte Carlo for the last tricks; the deals
+        are seeded by the position and ``seed``, so a position gets the same card every time.
+        ``endgame=2`` measured +0.02 to +0.03 per hand at 4 players and +0.00 to +0.01 at 5 over
+        the network alone, but its slowest decisions (with a collection of Python's heap that
+        its allocations start) take up to 20 ms, over the level's 10 ms, so it is off
+        (BENCHMARKS.md, "An exact endgame for the learned level").
+    :param endgame_deals: the sampled deals the endgame solves (default 16).
     :param bid_lift: 0 (default) takes the model's chances as they are; above 0, the chance of
         taking exactly the bid ``b`` is raised by ``bid_lift * b`` in log-odds (the other
         counts of tricks shrink in proportion, :func:`lift_made`), for a player whose card
@@ -230,7 +233,7 @@ class LearnedBot(Bot):
                  weights: "str | None" = None, bids: str = "auto", trick_weights: "str | None" = None,
                  lookahead: int = 0, width: int = 3, to_end: bool = False, one_card: bool = True,
                  policy_weights: "str | None" = None, bid_window: int = -1,
-                 bid_lift: float = 0.0, endgame: int = 2, endgame_deals: int = 32) -> None:
+                 bid_lift: float = 0.0, endgame: int = 0, endgame_deals: int = 16) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be 0 or more, not {temperature!r}")
         if bids not in ("auto", "conditioned", "policy", "trick"):
