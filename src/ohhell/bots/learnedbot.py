@@ -268,8 +268,7 @@ class LearnedBot(Bot):
         self.endgame = endgame
         self.endgame_deals = endgame_deals
         if endgame:
-            from .. import fast, sampling  # noqa: F401  (imported now, not inside the first decision's 10 ms)
-            from . import solver  # noqa: F401
+            from . import pimc  # noqa: F401  (imported now, not inside the first decision's 10 ms)
         self.policy = None
         if bids == "policy":
             from .bidpolicy import shared_policy
@@ -375,33 +374,12 @@ class LearnedBot(Bot):
                         {"expected_score": ev, "trick_probs": [float(p) for p in tricks]})
 
     def _endgame(self, view: View, legal, policy):
-        """The legal card with the best mean hand score over ``endgame_deals`` sampled deals,
-        each solved exactly (ties to the network's likelier card)."""
-        from ..fast import HandState
-        from ..sampling import HandSampler, bid_likelihood
-        from .solver import solve_cards
-        rules = view.rules
-        me = view.seat
-        assert me is not None
-        h = view.hand_size
-        score = [[float(hand_score(b, t, h, rules)) for t in range(h + 1)] for b in view.bids]
-        gone0 = 1 << int(view.trump_card) if view.trump_card is not None else 0
-        by_card = {int(a.card): a for a in legal}
-        total = dict.fromkeys(by_card, 0.0)
+        """The legal card with the best mean hand score over ``endgame_deals`` bid-weighted
+        sampled deals, each solved exactly: the ``pimc`` reference bot's card play
+        (:class:`ohhell.bots.pimc.PimcBot`), ties to the network's likelier card."""
+        from .pimc import PimcBot
         # seeded by the position (and the bot's seed): the same view gets the same card, as the
         # network alone gives it, whatever the bot decided before
-        rng = random.Random(f"{self.seed!r}/{view.seat}/{view.hand_mask}/{view.unseen_mask}/{view.bids}/"
-                            f"{view.tricks_won}/{view.trick}")
-        sampler = HandSampler(view, rng)
-        seen: dict = {}    # late in a hand few cards are hidden, and the same deal comes up again
-        for _ in range(self.endgame_deals):
-            hands = tuple(sampler.sample().hands)
-            if hands not in seen:
-                res = solve_cards(HandState.from_view(view, hands), score, gone0, rules.missed_bid_scores_tricks)
-                assert isinstance(res, dict)
-                seen[hands] = (bid_likelihood(view, hands), res)
-            w, res = seen[hands]
-            for c in by_card:
-                total[c] += w * score[me][res[c][me]]
-        best = max(by_card, key=lambda c: (total[c], policy[by_card[c]]))
-        return by_card[best]
+        seed = f"{self.seed!r}/{view.seat}/{view.hand_mask}/{view.unseen_mask}/{view.bids}/{view.tricks_won}/{view.trick}"
+        values = PimcBot(seed, determinizations=self.endgame_deals, exact_tricks=13, weighted=True).decide(view).values
+        return max(legal, key=lambda a: (values[a], policy[a]))
