@@ -264,8 +264,8 @@ class _Flags:
     """A Ray actor holding a job's flags (``go``, ``stop``, set by the server) and progress
     (set by the worker)."""
 
-    def __init__(self) -> None:
-        self.go, self.stop, self.progress = True, False, 0.0
+    def __init__(self, go: bool = True, stop: bool = False) -> None:
+        self.go, self.stop, self.progress = go, stop, 0.0
 
     def set(self, go: bool, stop: bool) -> None:
         self.go, self.stop = go, stop
@@ -370,8 +370,10 @@ class RayJobs:
         :raises RayPoolError: when its worker died more often than retried.
         """
         ray = self._ray
-        flags = self._flags_cls.remote()
-        flags.set.remote(go.is_set(), stop.is_set())
+        # created with the flags as they are now: a first ``set`` call could reach the actor after
+        # the worker's first read (Ray orders calls per caller only), and a job queued while the
+        # server had paused its analyses would then run unpaused (CI caught one finishing)
+        flags = self._flags_cls.remote(go.is_set(), stop.is_set())
         ref = self._remote.remote(fn, args, flags)
         work = asyncio.wrap_future(ref.future())
         try:
