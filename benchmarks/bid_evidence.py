@@ -91,6 +91,8 @@ def learned_probs(rows: list[dict], players: int, rules: Rules, betas) -> list[d
 def bidder_probs(rows: list[dict], players: int, rules: Rules, betas) -> list[dict[float, dict[int, float]]]:
     """P(bid) under :class:`ohhell.bots.learnedbot.LearnedBidderEvidence` (the learned level's
     own bid: its weighed bids soft by ``beta``, the floor elsewhere), normalised over the legal bids."""
+    import numpy as np
+
     from ohhell.bots.learned import features
     from ohhell.bots.learnedbot import LearnedBidderEvidence, window_dists
     from ohhell.scoring import hand_score
@@ -102,11 +104,11 @@ def bidder_probs(rows: list[dict], players: int, rules: Rules, betas) -> list[di
     out = []
     for r, lg, d in zip(rows, legal, dists):
         h = r["size"]
-        evs = {b: sum(float(p) * hand_score(b, k, h, rules) for k, p in enumerate(x)) for b, x in d.items()}
-        best = max(evs.values())
+        S = np.array([[hand_score(b, k, h, rules) for k in range(h + 1)] for b in range(h + 1)])
         per = {}
         for beta in betas:
-            w = {b: (math.exp(beta * (evs[b] - best)) if b in evs else 0.0) + ev.floor for b in lg}
+            ev.beta = beta
+            w = ev.bid_weights(d, lg, S)
             z = sum(w.values())
             per[beta] = {b: x / z for b, x in w.items()}
         out.append(per)

@@ -145,6 +145,15 @@ class LearnedBidderEvidence(LearnedBidEvidence):
         self.bid_net = bid_net
         self.trick_weights = trick_weights
 
+    def bid_weights(self, dists: "dict[int, np.ndarray]", legal: Sequence[int],
+                    scores: "np.ndarray") -> "dict[int, float]":
+        """P(bid), up to a factor, for each legal bid of one bidder: ``dists`` are the bids the
+        level weighs with their P(k tricks) (:func:`window_dists`), ``scores[b][k]`` the hand
+        score of bidding ``b`` and taking ``k``."""
+        ev = {b: float(scores[b][:len(p)] @ p) for b, p in dists.items()}
+        best = max(ev.values())
+        return {b: (math.exp(self.beta * (ev[b] - best)) if b in ev else 0.0) + self.floor for b in legal}
+
     def __call__(self, view, deals) -> "list[float]":
         h = view.hand_size
         bidders = self.bidders(view)
@@ -164,13 +173,8 @@ class LearnedBidderEvidence(LearnedBidEvidence):
         for _ in deals:
             w = 1.0
             for s, b, *_ in bidders:
-                d = dists[i]
+                w *= self.bid_weights(dists[i], (b,), S)[b]
                 i += 1
-                if b not in d:
-                    w *= self.floor
-                    continue
-                ev = {x: float(S[x] @ p) for x, p in d.items()}
-                w *= math.exp(self.beta * (ev[b] - max(ev.values()))) + self.floor
             out.append(w)
         return out
 
